@@ -1,0 +1,179 @@
+"""Configuration: `config/default.toml` read once into frozen dataclasses.
+
+A user file (``--config FILE`` or ``$BRAINQUERY_CONFIG``) is laid over the defaults key by
+key. Unknown sections or keys are an error that names them, so a typo never silently
+falls back to a default.
+"""
+from __future__ import annotations
+
+import dataclasses
+import os
+import tomllib
+import types
+import typing
+from pathlib import Path
+from typing import Any, Mapping
+
+DEFAULT_CONFIG_PATH = Path(__file__).resolve().parent.parent / "config" / "default.toml"
+CONFIG_ENV = "BRAINQUERY_CONFIG"
+
+
+class ConfigError(ValueError):
+    """A configuration file is missing, malformed, or names a key we do not know."""
+
+
+@dataclasses.dataclass(frozen=True)
+class IngestSection:
+    max_file_bytes: int
+    max_attachment_bytes: int
+    floating_timezone: str
+    skip_hidden: bool
+    sniff_bytes: int
+    min_year: int
+    max_future_days: int
+
+
+@dataclasses.dataclass(frozen=True)
+class EmailSection:
+    newsletter_threshold: float
+    header_list_unsubscribe: float
+    header_list_id: float
+    header_precedence_bulk: float
+    header_precedence_junk: float
+    header_mailing_list: float
+    header_campaign: float
+    body_cue: float
+    body_cue_cap: float
+    bulk_body_cues: tuple[str, ...]
+    personal_cues: tuple[str, ...]
+    personal_cue_weight: float
+    report_content_type_weight: float
+
+
+@dataclasses.dataclass(frozen=True)
+class PdfSection:
+    max_pages: int
+    labelled_date_chars: int
+
+
+@dataclasses.dataclass(frozen=True)
+class DatesSection:
+    issue_labels: tuple[str, ...]
+    service_labels: tuple[str, ...]
+    due_labels: tuple[str, ...]
+
+
+@dataclasses.dataclass(frozen=True)
+class InvoiceSection:
+    threshold: float
+    invoice_cues: tuple[str, ...]
+    receipt_cues: tuple[str, ...]
+    receipt_margin: float
+    currency_symbols: Mapping[str, str]
+    currency_codes: tuple[str, ...]
+    total_labels: tuple[str, ...]
+    number_labels: tuple[str, ...]
+
+
+@dataclasses.dataclass(frozen=True)
+class DocTypeSection:
+    min_score: float
+    manual_cues: tuple[str, ...]
+    newsletter_cues: tuple[str, ...]
+
+
+@dataclasses.dataclass(frozen=True)
+class PhotoSection:
+    ocr_screenshots: bool
+    ocr_command: str
+    ocr_languages: str
+    ocr_timeout_seconds: int
+
+
+@dataclasses.dataclass(frozen=True)
+class CalendarSection:
+    recurrence_expand_days: int
+    max_occurrences: int
+
+
+@dataclasses.dataclass(frozen=True)
+class IngestConfig:
+    """The sections the ingestion side reads."""
+
+    ingest: IngestSection
+    email: EmailSection
+    pdf: PdfSection
+    dates: DatesSection
+    invoice: InvoiceSection
+    doc_type: DocTypeSection
+    photo: PhotoSection
+    calendar: CalendarSection
+
+
+def read_layers(path: str | os.PathLike | None = None) -> dict[str, Any]:
+    """The defaults with the user's file (argument, else $BRAINQUERY_CONFIG) laid over them."""
+    data = _read_toml(DEFAULT_CONFIG_PATH)
+    user = path or os.environ.get(CONFIG_ENV)
+    if user:
+        _overlay(data, _read_toml(Path(user)), where="")
+    return data
+
+
+def from_mapping(cls: type, data: Mapping[str, Any], where: str = "") -> Any:
+    """Build the frozen dataclass `cls` from `data`, naming any unknown or missing key."""
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    unknown = sorted(set(data) - set(fields))
+    if unknown:
+        raise ConfigError(f"unknown config key(s) {', '.join(where + k for k in unknown)}")
+    missing = sorted(set(fields) - set(data))
+    if missing:
+        raise ConfigError(f"missing config key(s) {', '.join(where + k for k in missing)}")
+    hints = typing.get_type_hints(cls)
+    return cls(**{name: _coerce(hints[name], data[name], f"{where}{name}") for name in fields})
+
+
+def load_ingest_config(path: str | os.PathLike | None = None) -> IngestConfig:
+    data = read_layers(path)
+    own = {f.name for f in dataclasses.fields(IngestConfig)}
+    return from_mapping(IngestConfig, {k: v for k, v in data.items() if k in own})
+
+
+def _coerce(hint: Any, value: Any, where: str) -> Any:
+    if dataclasses.is_dataclass(hint):
+        if not isinstance(value, Mapping):
+            raise ConfigError(f"config section {where} must be a table")
+        return from_mapping(hint, value, where + ".")
+    origin = typing.get_origin(hint)
+    if origin is tuple:
+        if not isinstance(value, list):
+            raise ConfigError(f"config key {where} must be a list")
+        return tuple(value)
+    if origin in (Mapping, dict) or hint is Mapping:
+        if not isinstance(value, Mapping):
+            raise ConfigError(f"config key {where} must be a table")
+        return types.MappingProxyType(dict(value))
+    if hint is float and isinstance(value, int) and not isinstance(value, bool):
+        return float(value)
+    if hint in (int, float, str, bool) and not isinstance(value, hint):
+        raise ConfigError(f"config key {where} must be {hint.__name__}, got {value!r}")
+    return value
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        with open(path, "rb") as fh:
+            return tomllib.load(fh)
+    except FileNotFoundError as err:
+        raise ConfigError(f"config file not found: {path}") from err
+    except tomllib.TOMLDecodeError as err:
+        raise ConfigError(f"config file {path} is not valid TOML: {err}") from err
+
+
+def _overlay(base: dict[str, Any], top: Mapping[str, Any], where: str) -> None:
+    for key, value in top.items():
+        if key not in base:
+            raise ConfigError(f"unknown config key {where}{key}")
+        if isinstance(base[key], dict) and isinstance(value, Mapping):
+            _overlay(base[key], value, f"{where}{key}.")
+        else:
+            base[key] = value

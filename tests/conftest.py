@@ -1,0 +1,41 @@
+from __future__ import annotations
+
+import csv
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+from ingest.config import load_ingest_config
+from ingest.registry import Context, default_registry
+
+REPO = Path(__file__).resolve().parent.parent
+FIXTURES = REPO / "fixtures"
+REALDATA = REPO.parent / "shared" / "realdata"
+# A pinned ingest clock: tests never depend on the day they run.
+INGEST_NOW = datetime(2026, 11, 21, 12, 0, tzinfo=timezone.utc)
+
+
+@pytest.fixture(scope="session")
+def ingest_config():
+    return load_ingest_config()
+
+
+@pytest.fixture()
+def ctx(ingest_config):
+    return Context(config=ingest_config, now=INGEST_NOW, registry=default_registry())
+
+
+def realdata_rows(kind: str | None = None) -> list[dict[str, str]]:
+    """MANIFEST.csv rows of ../shared/realdata (empty when the folder is absent)."""
+    manifest = REALDATA / "MANIFEST.csv"
+    if not manifest.exists():
+        return []
+    with open(manifest, newline="", encoding="utf-8") as fh:
+        rows = [r for r in csv.DictReader(fh) if r["kind"] != "expected_json"]
+    return [r for r in rows if kind is None or r["kind"] == kind]
+
+
+requires_realdata = pytest.mark.skipif(
+    not (REALDATA / "MANIFEST.csv").exists(), reason="../shared/realdata is absent"
+)
