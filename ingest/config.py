@@ -43,11 +43,20 @@ class EmailSection:
     header_mailing_list: float
     header_campaign: float
     body_cue: float
+    strong_body_cue: float
     body_cue_cap: float
+    strong_body_cues: tuple[str, ...]
     bulk_body_cues: tuple[str, ...]
+    bulk_address_words: tuple[str, ...]
+    bulk_address: float
+    personal_mailers: tuple[str, ...]
+    personal_mailer_weight: float
     personal_cues: tuple[str, ...]
     personal_cue_weight: float
     report_content_type_weight: float
+    attachment_content_types: tuple[str, ...]
+    attachment_extensions: tuple[str, ...]
+    min_image_attachment_bytes: int
 
 
 @dataclasses.dataclass(frozen=True)

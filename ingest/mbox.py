@@ -1,0 +1,36 @@
+"""mbox files: every message is its own document, sourced as "file.mbox#N"."""
+from __future__ import annotations
+
+import mailbox
+from typing import Iterator
+
+from .blob import Blob
+from .document import IngestError, ItemFailure
+from .email_message import message_documents, parse_rfc822
+from .registry import Context, Item
+
+
+class MboxIngestor:
+    name = "mbox"
+
+    def claim(self, blob: Blob, kind: str) -> float | None:
+        return 1.0 if kind == "mbox" and blob.path is not None and blob.data is None else None
+
+    def ingest(self, blob: Blob, ctx: Context) -> Iterator[Item]:
+        try:
+            box = mailbox.mbox(str(blob.path), create=False)
+            keys = box.keys()
+        except (OSError, mailbox.Error) as err:
+            raise IngestError(f"{blob.name}: not a readable mbox: {err}") from err
+        try:
+            for position, key in enumerate(keys):
+                source = f"{blob.source}#{position}"
+                try:
+                    raw = box.get_bytes(key)
+                    message = parse_rfc822(raw)
+                    yield from message_documents(message, blob, ctx, source=source,
+                                                 fallback_key=raw)
+                except Exception as err:  # one broken message never stops the mailbox
+                    yield ItemFailure(source=source, error=f"message {position}: {err}")
+        finally:
+            box.close()
