@@ -63,6 +63,16 @@ class EmailSection:
 class PdfSection:
     max_pages: int
     labelled_date_chars: int
+    analysis_pages: int
+    layout_min_ratio: float
+    max_xml_bytes: int
+    letter_head_lines: int
+    salutations: tuple[str, ...]
+    title_lines: int
+    title_min_letters: int
+    title_max_chars: int
+    title_placeholders: tuple[str, ...]
+    title_prefixes: tuple[str, ...]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -70,24 +80,58 @@ class DatesSection:
     issue_labels: tuple[str, ...]
     service_labels: tuple[str, ...]
     due_labels: tuple[str, ...]
+    other_labels: tuple[str, ...]
+    label_gap_chars: int
+    label_column_slack: int
+    numeric_order: str
+    two_digit_year_pivot: int
+    time_gap_chars: int
 
 
 @dataclasses.dataclass(frozen=True)
 class InvoiceSection:
     threshold: float
-    invoice_cues: tuple[str, ...]
-    receipt_cues: tuple[str, ...]
+    head_chars: int
+    identity_weight: float
+    field_weight: float
+    field_cap: float
+    total_weight: float
+    require_total: bool
+    not_invoice_weight: float
+    invoice_identity: tuple[str, ...]
+    receipt_identity: tuple[str, ...]
+    invoice_fields: tuple[str, ...]
+    receipt_fields: tuple[str, ...]
+    not_invoice_cues: tuple[str, ...]
     receipt_margin: float
     currency_symbols: Mapping[str, str]
     currency_codes: tuple[str, ...]
     total_labels: tuple[str, ...]
+    rows_below: int
+    column_slack: int
+    net_total_labels: tuple[str, ...]
     number_labels: tuple[str, ...]
+    vendor_labels: tuple[str, ...]
+    vendor_legal_forms: tuple[str, ...]
+    item_exclude_cues: tuple[str, ...]
+    max_items: int
+    item_max_chars: int
+    model_labels: tuple[str, ...]
+    model_min_chars: int
 
 
 @dataclasses.dataclass(frozen=True)
 class DocTypeSection:
     min_score: float
+    name_weight: float
+    title_weight: float
+    cue_count_cap: int
+    hint_reference_chars: int
+    head_chars: int
+    classify_chars: int
+    manual_names: tuple[str, ...]
     manual_cues: tuple[str, ...]
+    newsletter_names: tuple[str, ...]
     newsletter_cues: tuple[str, ...]
 
 
@@ -97,12 +141,26 @@ class PhotoSection:
     ocr_command: str
     ocr_languages: str
     ocr_timeout_seconds: int
+    ocr_page_segmentation: int
+    ocr_threads: int
+    ocr_kinds: tuple[str, ...]
+    folder_levels: int
+    gps_decimals: int
 
 
 @dataclasses.dataclass(frozen=True)
 class CalendarSection:
     recurrence_expand_days: int
     max_occurrences: int
+
+
+@dataclasses.dataclass(frozen=True)
+class NoteSection:
+    date_labels: tuple[str, ...]
+    head_lines: int
+    head_chars: int
+    fallback_encodings: tuple[str, ...]
+    max_title_chars: int
 
 
 @dataclasses.dataclass(frozen=True)
@@ -117,6 +175,7 @@ class IngestConfig:
     doc_type: DocTypeSection
     photo: PhotoSection
     calendar: CalendarSection
+    note: NoteSection
 
 
 def read_layers(path: str | os.PathLike | None = None) -> dict[str, Any]:

@@ -75,6 +75,7 @@ class ItemFailure:
     error: str
     title: str = ""
     message_id: str = ""
+    attachment: str = ""
 
 
 class IngestError(Exception):

@@ -138,7 +138,7 @@ def _attachment_documents(attachments: Sequence[Attachment], parent: Parent, ctx
             continue
         if len(att.data) > cfg.ingest.max_attachment_bytes:
             yield ItemFailure(source=parent.source, title=att.name, message_id=parent.message_id,
-                              error=f"attachment {att.name!r} is {len(att.data)} bytes, over the "
+                              attachment=att.name, error=f"attachment {att.name!r} is {len(att.data)} bytes, over the "
                                     f"{cfg.ingest.max_attachment_bytes}-byte limit")
             continue
         blob = Blob(name=att.name, data=att.data, parent=parent, content_type=att.content_type,
@@ -147,7 +147,7 @@ def _attachment_documents(attachments: Sequence[Attachment], parent: Parent, ctx
             yield from ctx.registry.ingest(blob, ctx)
         except Exception as err:  # one bad attachment never loses its message
             yield ItemFailure(source=parent.source, title=att.name, message_id=parent.message_id,
-                              error=f"attachment {att.name!r}: {err}")
+                              attachment=att.name, error=str(err))
 
 
 def _wanted(att: Attachment, cfg: EmailSection) -> bool:

@@ -24,7 +24,8 @@ class MboxIngestor:
             raise IngestError(f"{blob.name}: not a readable mbox: {err}") from err
         try:
             for position, key in enumerate(keys):
-                source = f"{blob.source}#{position}"
+                # A lone message saved with its From_ line is still just that file.
+                source = blob.source if len(keys) == 1 else f"{blob.source}#{position}"
                 try:
                     raw = box.get_bytes(key)
                     message = parse_rfc822(raw)

@@ -1,0 +1,101 @@
+"""Ingest throughput and peak memory. Run by hand; prints figures, asserts nothing.
+
+    python benchmarks/ingest_bench.py                 # fixtures + 10,000 generated emails
+    python benchmarks/ingest_bench.py --emails 2000 --repeat 1
+
+Each run ingests into a fresh temporary store in a child process, so peak RSS is that
+run's alone. Medians over --repeat runs; the machine is shared, so read ratios, not
+absolutes.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+from email.message import EmailMessage
+from email.utils import format_datetime
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+
+CHILD = """
+import json, resource, sys, time
+from brainquery import Brain
+brain = Brain(sys.argv[1])
+start = time.perf_counter()
+summary = brain.ingest(sys.argv[2:], progress=False)
+seconds = time.perf_counter() - start
+statuses = summary.by_status()
+print(json.dumps({"seconds": seconds, "documents": statuses["ingested"],
+                  "failed": statuses["failed"], "chunks": brain.store.count(),
+                  "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+"""
+
+SENDERS = ["Maple Grove Elementary <office@maplegrove.example>", "Coach Dana <dana@soccer.example>",
+           "Cedar Creek Animal Hospital <front@cedarcreek.example>", "Grandma <gran@example.org>",
+           "City Utilities <billing@utility.example>", "Summit Ridge Roofing <info@summitridge.example>"]
+TOPICS = ["field trip permission slip", "practice moved to Thursday", "Biscuit's vaccine reminder",
+          "your monthly statement", "roof inspection quote", "Sunday dinner plans",
+          "parent-teacher conference schedule", "furnace filter replacement", "library books due"]
+FILLER = ("Please let us know by Friday. The schedule may change if the weather turns. "
+          "Thanks again for your help with everything this month. ")
+
+
+def generate_emails(count: int, out: Path, seed: int = 7) -> Path:
+    """An mbox of `count` varied household messages (fixed seed: the same corpus every run)."""
+    rng = random.Random(seed)
+    start = datetime(2022, 1, 1, tzinfo=timezone.utc)
+    path = out / f"household-{count}.mbox"
+    with open(path, "wb") as fh:
+        for n in range(count):
+            msg = EmailMessage()
+            msg["From"] = rng.choice(SENDERS)
+            msg["To"] = "family@example.org"
+            topic = rng.choice(TOPICS)
+            msg["Subject"] = f"{topic.capitalize()} #{n}"
+            msg["Date"] = format_datetime(start + timedelta(minutes=rng.randrange(2_400_000)))
+            msg["Message-ID"] = f"<bench-{n}@example.org>"
+            paragraphs = [f"Hello! About the {topic}: item {rng.randrange(10_000)}."]
+            paragraphs += [FILLER * rng.randint(1, 6) for _ in range(rng.randint(1, 4))]
+            msg.set_content("\n\n".join(paragraphs))
+            fh.write(b"From bench@example.org Thu Jan  1 00:00:00 2026\n")
+            fh.write(bytes(msg).replace(b"\nFrom ", b"\n>From ") + b"\n")
+    return path
+
+
+def run_once(paths: list[Path]) -> dict:
+    with tempfile.TemporaryDirectory() as tmp:
+        out = subprocess.run([sys.executable, "-c", CHILD, str(Path(tmp) / "store"), *map(str, paths)],
+                             cwd=REPO, capture_output=True, text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def report(name: str, paths: list[Path], repeat: int) -> None:
+    runs = [run_once(paths) for _ in range(repeat)]
+    seconds = statistics.median(r["seconds"] for r in runs)
+    docs = runs[0]["documents"]
+    print(f"{name:28} docs={docs:6d} chunks={runs[0]['chunks']:6d} failed={runs[0]['failed']:3d} "
+          f"median={seconds:7.2f}s  {docs / seconds:8.1f} docs/s  "
+          f"peak_rss={max(r['peak_rss_mb'] for r in runs):7.1f} MB  (runs={repeat})")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--emails", type=int, default=10_000)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    report("fixtures/corpus", [REPO / "fixtures" / "corpus"], args.repeat)
+    with tempfile.TemporaryDirectory() as tmp:
+        mbox = generate_emails(args.emails, Path(tmp))
+        report(f"generated mbox ({args.emails})", [mbox], args.repeat)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,141 @@
+"""brainquery: ingest a household's mail and folders, list what is stored.
+
+    brainquery ingest ~/Mail ~/Documents --report ingest.jsonl
+    brainquery ls --json
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from datetime import datetime, timezone
+from typing import Sequence
+
+from ingest.config import ConfigError
+
+from .brain import Brain
+from .config import load_config
+from .indexer import EXIT_NOTHING_RAN, FAILED, IngestSummary, ReportLine
+from .store import StoreError
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING,
+                        format="%(levelname)s %(name)s: %(message)s")
+    try:
+        brain = Brain(args.store, load_config(args.config))
+        return args.run(brain, args)
+    except (ConfigError, StoreError) as err:
+        print(f"brainquery: {err}", file=sys.stderr)
+        return EXIT_NOTHING_RAN
+    except KeyboardInterrupt:
+        print("brainquery: interrupted; the next ingest completes what was started",
+              file=sys.stderr)
+        return 130
+
+
+def cmd_ingest(brain: Brain, args: argparse.Namespace) -> int:
+    """Ingest files, folders, mbox files and Maildir folders (recursively).
+
+    Unchanged files are skipped, changed ones replace their old chunks. Exit code 0 when
+    everything went in, 1 when some files failed, 2 when nothing could be ingested.
+    """
+    report = open(args.report, "w", encoding="utf-8") if args.report else None
+
+    def write(line: ReportLine) -> None:
+        if report is not None:
+            report.write(json.dumps(line.to_dict(), ensure_ascii=False) + "\n")
+
+    try:
+        summary = brain.ingest(args.paths, now=args.now, progress=None, on_line=write)
+    finally:
+        if report is not None:
+            report.close()
+    if args.json:
+        print(json.dumps(_summary_dict(summary), ensure_ascii=False))
+    else:
+        print(_summary_text(summary))
+    return summary.exit_code
+
+
+def cmd_ls(brain: Brain, args: argparse.Namespace) -> int:
+    """List stored documents, newest first (JSON Lines with --json)."""
+    for doc in brain.documents():
+        if args.json:
+            print(json.dumps(doc, ensure_ascii=False))
+        else:
+            day = (doc["source_date"] or "undated")[:10]
+            name = doc["title"] or doc["source"]
+            where = doc["source"] + (f" [{doc['attachment']}]" if doc["attachment"] else "")
+            print(f"{day:10}  {doc['doc_type']:14}  {name[:60]:60}  {where}")
+    return 0
+
+
+def _summary_dict(summary: IngestSummary) -> dict:
+    return {
+        "inputs": summary.inputs,
+        "statuses": dict(summary.by_status()),
+        "doc_types": dict(summary.by_doc_type()),
+        "failures": [{"source": f.source, "error": f.error} for f in summary.failures],
+        "exit_code": summary.exit_code,
+    }
+
+
+def _summary_text(summary: IngestSummary) -> str:
+    statuses = summary.by_status()
+    lines = [
+        f"{summary.inputs} inputs: {statuses['ingested']} documents ingested, "
+        f"{statuses['unchanged']} unchanged, {statuses['skipped']} skipped, "
+        f"{statuses[FAILED]} failed",
+    ]
+    types = summary.by_doc_type()
+    if types:
+        lines.append("  " + ", ".join(f"{t} {n}" for t, n in sorted(types.items())))
+    skipped = [line for line in summary.lines if line.status == "skipped"]
+    for title, group in (("failed", summary.failures), ("skipped", skipped)):
+        if group:
+            lines.append(f"{title}:")
+            lines += [f"  {line.source}: {line.error}" for line in group]
+    return "\n".join(lines)
+
+
+def _day(text: str) -> datetime:
+    try:
+        return datetime.strptime(text, "%Y-%m-%d").replace(tzinfo=timezone.utc)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(f"expected YYYY-MM-DD, got {text!r}") from err
+
+
+def _parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--store", help="store folder or http://HOST:PORT of a Chroma server "
+                                        "(default $BRAINQUERY_STORE or the per-user data folder)")
+    common.add_argument("--config", help="a TOML file overriding config/default.toml "
+                                         "(default $BRAINQUERY_CONFIG)")
+    common.add_argument("--json", action="store_true", help="machine-readable output")
+    common.add_argument("--now", type=_day, help="pin today's date (YYYY-MM-DD)")
+    common.add_argument("-v", "--verbose", action="store_true")
+
+    parser = argparse.ArgumentParser(prog="brainquery", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    for name, func, extra in (("ingest", cmd_ingest, _ingest_args), ("ls", cmd_ls, None)):
+        p = sub.add_parser(name, parents=[common], help=func.__doc__.splitlines()[0],
+                           description=func.__doc__,
+                           formatter_class=argparse.RawDescriptionHelpFormatter)
+        if extra:
+            extra(p)
+        p.set_defaults(run=func)
+    return parser
+
+
+def _ingest_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("paths", nargs="+", metavar="PATH")
+    p.add_argument("--report", metavar="FILE.jsonl",
+                   help="write one JSON line per source document")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

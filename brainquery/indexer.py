@@ -1,0 +1,314 @@
+"""Ingestion into the store: walk → ingestor → Document → chunks → vectors → Chroma.
+
+Crash safety: a file's record in the sources collection is written only after all of its
+chunks are in the store, and chunk ids are stable (`doc_id:chunk_no`), so a run killed
+at any point is completed by the next one without duplicates.
+"""
+from __future__ import annotations
+
+import collections
+import dataclasses
+import hashlib
+import logging
+import sys
+from datetime import datetime
+from typing import Any, Callable, Iterable, Sequence
+
+from ingest.blob import Blob
+from ingest.document import Document, IngestError, ItemFailure
+from ingest.registry import Context, Registry, default_registry
+from ingest.walk import WalkProblem, iter_inputs
+
+from . import model_cache
+from .chunking import chunk_text
+from .config import Config
+from .embedding import DenseEmbedder
+from .store import Store
+
+log = logging.getLogger(__name__)
+
+INGESTED, UNCHANGED, SKIPPED, FAILED = "ingested", "unchanged", "skipped", "failed"
+EXIT_OK, EXIT_SOME_FAILED, EXIT_NOTHING_RAN = 0, 1, 2
+
+
+@dataclasses.dataclass(frozen=True)
+class ReportLine:
+    """One line of the ingest report: a source document, or a file that gave none."""
+
+    source: str
+    status: str
+    message_id: str = ""
+    title: str = ""
+    doc_type: str = "unknown"
+    source_date: str | None = None
+    date_source: str = ""
+    error: str = ""
+    attachment: str = ""
+    doc_id: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def of(cls, doc: Document | dict[str, Any], status: str, error: str = "") -> "ReportLine":
+        if isinstance(doc, Document):
+            return cls(source=doc.source, status=status, message_id=doc.message_id,
+                       title=doc.title, doc_type=doc.doc_type, source_date=doc.source_date_iso,
+                       date_source=doc.date_source, error=error, attachment=doc.attachment,
+                       doc_id=doc.doc_id)
+        return cls(source=doc.get("source", ""), status=status,
+                   message_id=doc.get("message_id", ""), title=doc.get("title", ""),
+                   doc_type=doc.get("doc_type", "unknown"), source_date=doc.get("source_date"),
+                   date_source=doc.get("date_source", ""), error=error,
+                   attachment=doc.get("attachment", ""), doc_id=doc.get("doc_id", ""))
+
+
+@dataclasses.dataclass
+class IngestSummary:
+    lines: list[ReportLine] = dataclasses.field(default_factory=list)
+    inputs: int = 0
+
+    def by_status(self) -> collections.Counter:
+        return collections.Counter(line.status for line in self.lines)
+
+    def by_doc_type(self) -> collections.Counter:
+        return collections.Counter(line.doc_type for line in self.lines
+                                   if line.status in (INGESTED, UNCHANGED))
+
+    @property
+    def failures(self) -> list[ReportLine]:
+        return [line for line in self.lines if line.status == FAILED]
+
+    @property
+    def exit_code(self) -> int:
+        statuses = self.by_status()
+        if statuses[FAILED] and not (statuses[INGESTED] or statuses[UNCHANGED] or statuses[SKIPPED]):
+            return EXIT_NOTHING_RAN
+        return EXIT_SOME_FAILED if statuses[FAILED] else EXIT_OK
+
+
+@dataclasses.dataclass
+class _Known:
+    """What the store already holds for one document."""
+
+    content_hash: str
+    file_path: str
+    source: str
+    n_chunks: int
+    meta: dict[str, Any]
+
+
+class Indexer:
+    def __init__(self, store: Store, config: Config, now: datetime,
+                 registry: Registry | None = None):
+        self.store = store
+        self.config = config
+        self.ctx = Context(config=config.ingest, now=now, registry=registry or default_registry())
+        self._known: dict[str, _Known] = {}
+        self._by_file: dict[str, set[str]] = collections.defaultdict(set)
+        self._pending: list[tuple[str, str, dict[str, Any], str]] = []  # id, text, meta, embed text
+        self._pending_sources: list[dict[str, Any]] = []
+        self._model: DenseEmbedder | None = None
+
+    def ingest(self, paths: Sequence[str], progress: bool | None = None,
+               on_line: Callable[[ReportLine], None] | None = None) -> IngestSummary:
+        summary = IngestSummary()
+        emit = _Emitter(summary, on_line)
+        self._load_known()
+        sources = self.store.sources()
+        self._model = model_cache.open_model(self.store, self.config.embedding)
+        inputs = list(iter_inputs(paths, self.config.ingest))
+        summary.inputs = len(inputs)
+        for item in _progress(inputs, progress):
+            if isinstance(item, WalkProblem):
+                emit(ReportLine(source=item.path, status=FAILED, error=item.error))
+                continue
+            self._ingest_blob(item, sources.get(str(item.path)), emit)
+            if len(self._pending) >= self.store.batch_size:
+                self._flush(final=False)
+        self._flush(final=True)
+        if self._model is not None and model_cache.needs_refit(self._model, self.store, self.config.embedding):
+            self._model = model_cache.refit_from_store(self.store, self.config.embedding)
+        return summary
+
+    # ---- one input --------------------------------------------------------------------
+    def _ingest_blob(self, blob: Blob, previous: dict[str, Any] | None, emit: "_Emitter") -> None:
+        path = str(blob.path)
+        ok_before = previous is not None and previous.get("status") == "ok"
+        try:
+            stat = _stat(blob)
+            if ok_before and all(previous.get(k) == stat[k] for k in ("size", "mtime_ns")):
+                self._emit_known(path, UNCHANGED, emit)
+                return
+            problem = self._refuse(blob, stat["size"])
+            if problem:
+                emit(ReportLine(source=path, status=FAILED, error=problem))
+                return
+            fingerprint = {**stat, "sha256": _digest(blob)}
+        except OSError as err:
+            emit(ReportLine(source=path, status=FAILED, error=f"cannot read: {err.strerror or err}"))
+            return
+        if ok_before and previous.get("sha256") == fingerprint["sha256"]:
+            self._emit_known(path, UNCHANGED, emit)  # touched, not changed
+            self._pending_sources.append({**previous, **fingerprint})
+            return
+        try:
+            items = list(self.ctx.registry.ingest(blob, self.ctx))
+        except IngestError as err:
+            emit(ReportLine(source=path, status=_status_for(err), error=str(err)))
+            return
+        except Exception as err:  # a parser bug on one file never stops the run
+            log.debug("ingest of %s failed", path, exc_info=True)
+            emit(ReportLine(source=path, status=FAILED, error=f"{blob.name}: {type(err).__name__}: {err}"))
+            return
+        self._apply(path, items, emit)
+        self._pending_sources.append({"path": path, "status": "ok", **fingerprint,
+                                      "documents": sum(isinstance(i, Document) for i in items)})
+
+    def _refuse(self, blob: Blob, size: int) -> str:
+        limit = self.config.ingest.ingest.max_file_bytes
+        if size > limit:
+            return f"{blob.name}: file is {size} bytes, over the {limit}-byte limit"
+        if size == 0 and not blob.is_dir:
+            return f"{blob.name}: empty file"
+        return ""
+
+    def _apply(self, path: str, items: Iterable[Document | ItemFailure], emit: "_Emitter") -> None:
+        seen: set[str] = set()
+        for item in items:
+            if isinstance(item, ItemFailure):
+                emit(ReportLine(source=item.source, status=FAILED, error=item.error,
+                                title=item.title, message_id=item.message_id,
+                                attachment=item.attachment))
+                continue
+            known = self._known.get(item.doc_id)
+            if item.doc_id in seen:
+                emit(ReportLine.of(item, SKIPPED, "the same document appears earlier in this file"))
+                continue
+            if known is not None and known.file_path != path:
+                emit(ReportLine.of(item, SKIPPED, f"duplicate of {known.source}"))
+                continue
+            seen.add(item.doc_id)
+            if known is not None and known.content_hash == item.content_hash:
+                emit(ReportLine.of(item, UNCHANGED))
+                continue
+            self._queue(item, known)
+            emit(ReportLine.of(item, INGESTED))
+        stale = self._by_file.get(path, set()) - seen
+        if stale:
+            self.store.delete([f"{doc_id}:{n}" for doc_id in stale
+                               for n in range(self._known[doc_id].n_chunks)])
+            for doc_id in stale:
+                del self._known[doc_id]
+            self._by_file[path] -= stale
+
+    def _queue(self, doc: Document, known: _Known | None) -> None:
+        chunks = chunk_text(doc.text, self.config.chunking)
+        base = chunk_metadata(doc, len(chunks))
+        for n, text in enumerate(chunks):
+            meta = {**base, "chunk_no": n}
+            self._pending.append((f"{doc.doc_id}:{n}", text, meta, model_cache.embed_text(doc.title, text)))
+        if known is not None and known.n_chunks > len(chunks):
+            self.store.delete([f"{doc.doc_id}:{n}" for n in range(len(chunks), known.n_chunks)])
+        self._known[doc.doc_id] = _Known(doc.content_hash, doc.file_path, doc.source, len(chunks), base)
+        self._by_file[doc.file_path].add(doc.doc_id)
+
+    # ---- writing ----------------------------------------------------------------------
+    def _flush(self, final: bool) -> None:
+        cfg = self.config.embedding
+        if self._pending:
+            ids = [p[0] for p in self._pending]
+            texts = [p[3] for p in self._pending]
+            if self._model is None:
+                if not final and len(self._pending) < cfg.initial_fit_chunks:
+                    return  # keep buffering: the first fit should see a fair sample
+                self._model = model_cache.first_fit(self.store, cfg, ids, texts)
+            self.store.upsert(ids, [p[1] for p in self._pending], [p[2] for p in self._pending],
+                              self._model.transform(texts))
+            self._pending.clear()
+        if self._pending_sources:
+            self.store.put_sources(self._pending_sources)
+            self._pending_sources.clear()
+
+    def _load_known(self) -> None:
+        for meta in self.store.documents():
+            doc_id = meta.get("doc_id")
+            if not doc_id:
+                continue
+            self._known[doc_id] = _Known(meta.get("content_hash", ""), meta.get("file_path", ""),
+                                         meta.get("source", ""), int(meta.get("n_chunks", 1)), meta)
+            self._by_file[meta.get("file_path", "")].add(doc_id)
+
+    def _emit_known(self, path: str, status: str, emit: "_Emitter") -> None:
+        for doc_id in sorted(self._by_file.get(path, ())):
+            emit(ReportLine.of(self._known[doc_id].meta, status))
+
+
+def chunk_metadata(doc: Document, n_chunks: int) -> dict[str, Any]:
+    """Flat Chroma metadata for every chunk of `doc` (dates as ISO text and epoch ints)."""
+    meta: dict[str, Any] = {k: v for k, v in doc.meta.items() if isinstance(v, (str, int, float, bool))}
+    meta.update({
+        "doc_id": doc.doc_id, "source": doc.source, "file_path": doc.file_path,
+        "title": doc.title, "doc_type": doc.doc_type, "date_source": doc.date_source,
+        "date_floating": doc.date_floating, "ingestion_date": doc.ingestion_date.isoformat(),
+        "content_hash": doc.content_hash, "message_id": doc.message_id,
+        "parent_id": doc.parent_id, "attachment": doc.attachment, "n_chunks": n_chunks,
+    })
+    if doc.source_date is not None:
+        meta["source_date"] = doc.source_date_iso
+        meta["source_epoch"] = doc.source_epoch
+    return meta
+
+
+class _Emitter:
+    def __init__(self, summary: IngestSummary, on_line: Callable[[ReportLine], None] | None):
+        self.summary = summary
+        self.on_line = on_line
+
+    def __call__(self, line: ReportLine) -> None:
+        self.summary.lines.append(line)
+        if self.on_line is not None:
+            self.on_line(line)
+
+
+def _status_for(err: IngestError) -> str:
+    return SKIPPED if "no ingestor reads" in str(err) else FAILED
+
+
+def _stat(blob: Blob) -> dict[str, Any]:
+    """Size and mtime (as text: Chroma ints are 64-bit but we take no chances); for a
+    Maildir folder, a digest of its listing stands in for the mtime."""
+    if blob.is_dir:
+        return {"size": sum(e.stat().st_size for _, e in _maildir_entries(blob)),
+                "mtime_ns": _digest(blob)}
+    stat = blob.path.stat()
+    return {"size": stat.st_size, "mtime_ns": str(stat.st_mtime_ns)}
+
+
+def _digest(blob: Blob) -> str:
+    digest = hashlib.sha256()
+    if blob.is_dir:
+        for sub, entry in _maildir_entries(blob):
+            stat = entry.stat()
+            digest.update(f"{sub}/{entry.name}\x1f{stat.st_size}\x1f{stat.st_mtime_ns}\n".encode())
+        return digest.hexdigest()
+    with open(blob.path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _maildir_entries(blob: Blob):
+    for sub in ("cur", "new"):
+        for entry in sorted((blob.path / sub).iterdir()):
+            yield sub, entry
+
+
+def _progress(items: list, enabled: bool | None):
+    if enabled is None:
+        enabled = sys.stderr.isatty()
+    if not enabled:
+        return items
+    from tqdm import tqdm
+
+    return tqdm(items, unit="file", desc="ingest", file=sys.stderr)

@@ -1,0 +1,116 @@
+"""The CLI is a thin layer: it runs in-process, and results are checked through the library."""
+from __future__ import annotations
+
+import json
+import os
+from email.message import EmailMessage
+from pathlib import Path
+
+import pytest
+
+from brainquery import Brain
+from brainquery.cli import main
+
+from conftest import INGEST_NOW
+
+REPORT_FIELDS = {"source", "message_id", "title", "doc_type", "source_date", "date_source",
+                 "status", "error"}
+LS_FIELDS = {"source", "message_id", "title", "doc_type", "source_date", "date_source"}
+
+
+def _mail(folder: Path, name: str, subject: str) -> Path:
+    msg = EmailMessage()
+    msg["From"] = "coach@example.org"
+    msg["Subject"] = subject
+    msg["Date"] = "Sat, 14 Nov 2026 09:00:00 -0500"
+    msg["Message-ID"] = f"<{name}@example.org>"
+    msg.set_content(f"{subject}. See you there.")
+    path = folder / name
+    path.write_bytes(bytes(msg))
+    return path
+
+
+@pytest.fixture()
+def folder(tmp_path):
+    root = tmp_path / "in"
+    root.mkdir()
+    _mail(root, "practice.eml", "Soccer practice moved to 5pm")
+    _mail(root, "cancel.eml", "Saturday game cancelled")
+    return root
+
+
+def test_ingest_report_and_ls_json(tmp_path, folder, capsys):
+    store, report = tmp_path / "store", tmp_path / "report.jsonl"
+    code = main(["ingest", str(folder), "--store", str(store), "--report", str(report),
+                 "--now", "2026-11-21"])
+    assert code == 0
+    assert "2 documents ingested" in capsys.readouterr().out
+    lines = [json.loads(line) for line in report.read_text().splitlines()]
+    assert len(lines) == 2 and all(REPORT_FIELDS <= set(line) for line in lines)
+    assert {line["status"] for line in lines} == {"ingested"}
+
+    assert main(["ls", "--store", str(store), "--json"]) == 0
+    listed = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert len(listed) == 2 and all(LS_FIELDS <= set(doc) for doc in listed)
+    assert {d["title"] for d in listed} == {d["title"] for d in Brain(store).documents()}
+    assert all(d["source_date"] == "2026-11-14T14:00:00+00:00" for d in listed)
+
+    main(["ls", "--store", str(store)])
+    text = capsys.readouterr().out
+    assert "2026-11-14" in text and "Soccer practice moved to 5pm" in text
+
+
+def test_failures_are_reported_per_file_and_set_the_exit_code(tmp_path, folder, capsys):
+    (folder / "empty.pdf").write_bytes(b"")
+    (folder / "garbage.eml").write_text("not a message\n")
+    report = tmp_path / "r.jsonl"
+    code = main(["ingest", str(folder), "--store", str(tmp_path / "s"), "--report", str(report)])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "empty.pdf: empty file" in out and "garbage.eml" in out
+    statuses = {Path(json.loads(l)["source"]).name: json.loads(l)["status"]
+                for l in report.read_text().splitlines()}
+    assert statuses == {"practice.eml": "ingested", "cancel.eml": "ingested",
+                        "empty.pdf": "failed", "garbage.eml": "failed"}
+
+
+def test_nothing_readable_is_exit_code_2(tmp_path, capsys):
+    code = main(["ingest", str(tmp_path / "does-not-exist"), "--store", str(tmp_path / "s")])
+    assert code == 2
+    assert "no such file or folder" in capsys.readouterr().out
+
+
+def test_bad_config_is_a_one_line_error(tmp_path, folder, capsys):
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[chunking]\nchunk_size = 10\n")
+    code = main(["ingest", str(folder), "--store", str(tmp_path / "s"), "--config", str(bad)])
+    err = capsys.readouterr().err
+    assert code == 2 and "chunking.chunk_size" in err and "Traceback" not in err
+
+
+def test_store_from_environment(tmp_path, folder, monkeypatch, capsys):
+    monkeypatch.setenv("BRAINQUERY_STORE", str(tmp_path / "env-store"))
+    assert main(["ingest", str(folder)]) == 0
+    assert (tmp_path / "env-store").exists()
+
+
+def test_json_summary(tmp_path, folder, capsys):
+    main(["ingest", str(folder), "--store", str(tmp_path / "s"), "--json"])
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["statuses"] == {"ingested": 2}
+    assert summary["doc_types"] == {"email": 2} and summary["exit_code"] == 0
+
+
+def test_oversized_and_unreadable_files_fail_alone(tmp_path, folder, capsys):
+    (folder / "huge.eml").write_bytes(b"From: a@example.org\r\nSubject: big\r\n\r\n" + b"x" * 5000)
+    (folder / "gone.pdf").symlink_to(tmp_path / "nowhere.pdf")  # unreadable: a dangling link
+    small = tmp_path / "small.toml"
+    small.write_text("[ingest]\nmax_file_bytes = 4096\n")
+    report = tmp_path / "r.jsonl"
+    code = main(["ingest", str(folder), "--store", str(tmp_path / "s"), "--config", str(small),
+                 "--report", str(report)])
+    assert code == 1
+    lines = {Path(json.loads(l)["source"]).name: json.loads(l) for l in report.read_text().splitlines()}
+    assert lines["huge.eml"]["status"] == "failed" and "over the 4096-byte limit" in lines["huge.eml"]["error"]
+    assert lines["gone.pdf"]["status"] == "failed"
+    assert lines["practice.eml"]["status"] == "ingested"

@@ -1,0 +1,83 @@
+"""A household that outgrows one machine points --store at a Chroma server."""
+from __future__ import annotations
+
+import shutil
+import socket
+import subprocess
+import time
+from email.message import EmailMessage
+
+import pytest
+
+from brainquery import Brain
+from brainquery.cli import main
+
+pytestmark = pytest.mark.server
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture()
+def chroma_server(tmp_path):
+    if shutil.which("chroma") is None:
+        pytest.skip("the chroma command is not installed")
+    port = _free_port()
+    proc = subprocess.Popen(
+        ["chroma", "run", "--path", str(tmp_path / "server-data"), "--host", "127.0.0.1",
+         "--port", str(port)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env={"ANONYMIZED_TELEMETRY": "False", "PATH": "/usr/bin:/bin:" + _path()})
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                break
+        except OSError:
+            if proc.poll() is not None:
+                pytest.fail("chroma run exited early")
+            time.sleep(0.2)
+    else:
+        proc.kill()
+        pytest.fail("chroma run did not start listening within 60 s")
+    yield f"http://127.0.0.1:{port}"
+    proc.terminate()
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+def _path() -> str:
+    import os
+
+    return os.environ.get("PATH", "")
+
+
+def test_ingest_and_ls_against_a_chroma_server(tmp_path, chroma_server, capsys, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    folder = tmp_path / "mail"
+    folder.mkdir()
+    for n in range(3):
+        msg = EmailMessage()
+        msg["From"] = "school@example.org"
+        msg["Subject"] = f"Field trip form {n}"
+        msg["Date"] = f"Mon, 0{n + 1} Sep 2025 08:00:00 +0000"
+        msg["Message-ID"] = f"<trip-{n}@example.org>"
+        msg.set_content("Please sign and return the permission slip by Friday.")
+        (folder / f"{n}.eml").write_bytes(bytes(msg))
+
+    assert main(["ingest", str(folder), "--store", chroma_server]) == 0
+    capsys.readouterr()
+    assert main(["ls", "--store", chroma_server, "--json"]) == 0
+    assert len(capsys.readouterr().out.splitlines()) == 3
+
+    # The server is the source of truth: a second client with no local cache rebuilds it.
+    shutil.rmtree(tmp_path / "cache", ignore_errors=True)
+    brain = Brain(chroma_server)
+    again = brain.ingest([folder])
+    assert again.by_status() == {"unchanged": 3}
+    assert len(brain.documents()) == 3
