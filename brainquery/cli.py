@@ -24,6 +24,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING,
                         format="%(levelname)s %(name)s: %(message)s")
+    if not args.verbose:
+        quiet_parsers()
     try:
         brain = Brain(args.store, load_config(args.config))
         return args.run(brain, args)
@@ -34,6 +36,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("brainquery: interrupted; the next ingest completes what was started",
               file=sys.stderr)
         return 130
+
+
+def quiet_parsers() -> None:
+    """The parsers warn about every quirk of every file ("EOF marker not found"); we
+    report what matters per file, so their chatter only shows with -v."""
+    for name in ("pypdf", "exifread", "mailparser", "icalendar"):
+        logging.getLogger(name).setLevel(logging.ERROR)
 
 
 def cmd_ingest(brain: Brain, args: argparse.Namespace) -> int:

@@ -148,6 +148,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("root", type=Path, help="a folder with MANIFEST.csv")
     parser.add_argument("--store", help="store to ingest into (default: a temporary one)")
     args = parser.parse_args(argv)
+    from .cli import quiet_parsers
+
+    quiet_parsers()
     print(run(args.root.resolve(), args.store).table())
     return 0
 

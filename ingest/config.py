@@ -107,6 +107,7 @@ class InvoiceSection:
     currency_symbols: Mapping[str, str]
     currency_codes: tuple[str, ...]
     total_labels: tuple[str, ...]
+    tax_cues: tuple[str, ...]
     rows_below: int
     column_slack: int
     net_total_labels: tuple[str, ...]
@@ -117,7 +118,6 @@ class InvoiceSection:
     max_items: int
     item_max_chars: int
     model_labels: tuple[str, ...]
-    model_min_chars: int
 
 
 @dataclasses.dataclass(frozen=True)

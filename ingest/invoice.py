@@ -72,12 +72,13 @@ def analyse(text: str, config: IngestConfig, floating: tzinfo, title: str = "") 
         return None
     text = text.replace("\u00a0", " ").replace("\u202f", " ")
     head = text[: cfg.head_chars]
-    dates = find_dates(text, floating, rules=config.dates)
-    total = find_total(text, cfg, dates)
+    # Cheapest test first: most texts (every email body) never name themselves a bill.
     invoice_id = _distinct(cfg.invoice_identity, f"{title}\n{head}")
     receipt_id = _distinct(cfg.receipt_identity, f"{title}\n{head}")
     if not (invoice_id or receipt_id):
         return None
+    dates = find_dates(text, floating, rules=config.dates)
+    total = find_total(text, cfg, dates)
     if cfg.require_total and total is None:
         return None
     invoice_fields = min(cfg.field_cap, cfg.field_weight * len(_distinct(cfg.invoice_fields, text)))
@@ -150,8 +151,8 @@ def _labelled_value(text, labels, floating, config, dates, exclude=()) -> dateti
 def find_total(text: str, cfg: InvoiceSection,
                dates: Sequence[PrintedDate] = ()) -> tuple[float, str] | None:
     """(amount, currency or "") of the first total label, in order of preference, that has
-    an amount: the last amount on its line (tables put the gross total last), else the
-    first amount on the next non-blank line."""
+    an amount: the last amount on its line (tables put the gross total last), else an
+    amount in its column just below it. Net totals ("Total HT", "Subtotal") never count."""
     masked = _mask(text, dates)
     blocked = [m.span() for label in cfg.net_total_labels for m in label_pattern(label).finditer(masked)]
     pattern = amount_pattern(cfg)
@@ -159,15 +160,32 @@ def find_total(text: str, cfg: InvoiceSection,
         for match in label_pattern(label).finditer(masked):
             if any(s < match.end() and match.start() < e for s, e in blocked):
                 continue
-            line_end = _line_end(masked, match.end())
-            on_line = [a for m in pattern.finditer(masked, match.end(), line_end)
-                       if (a := parse_amount(m, cfg)) is not None]
+            on_line = _amounts_on_line(masked, match.end(), cfg)
             if on_line:
                 return on_line[-1]
             below = _amount_below(masked, match, cfg)
             if below is not None:
                 return below
     return None
+
+
+def _amounts_on_line(text: str, pos: int, cfg: InvoiceSection) -> list[tuple[float, str]]:
+    """Amounts after `pos` on its line, without remarks: none inside parentheses ("$74.35
+    (incl. sales tax $3.88)"), none named as tax after a first amount ("$74.35, VAT $3.88")."""
+    line = text[pos:_line_end(text, pos)]
+    line = re.sub(r"\([^()]*\)", lambda m: " " * len(m.group(0)), line)
+    tax = _cue_union(cfg.tax_cues)
+    amounts: list[tuple[float, str]] = []
+    previous_end = 0
+    for match in amount_pattern(cfg).finditer(line):
+        found = parse_amount(match, cfg)
+        if found is None:
+            continue
+        if amounts and tax.search(line, previous_end, match.start()):
+            break
+        amounts.append(found)
+        previous_end = match.end()
+    return amounts
 
 
 def _amount_below(text: str, label: re.Match, cfg: InvoiceSection) -> tuple[float, str] | None:
@@ -181,11 +199,14 @@ def _amount_below(text: str, label: re.Match, cfg: InvoiceSection) -> tuple[floa
         start, end = _next_line(text, end)
         if start is None:
             return None
+        aligned = []
         for match in amount_pattern(cfg).finditer(text, start, end):
-            middle = (match.start() + match.end()) / 2 - start
+            offset = abs((match.start() + match.end()) / 2 - start - centre)
             found = parse_amount(match, cfg)
-            if found is not None and abs(middle - centre) <= reach + (match.end() - match.start()) / 2:
-                return found
+            if found is not None and offset <= reach + (match.end() - match.start()) / 2:
+                aligned.append((offset, found))
+        if aligned:
+            return min(aligned, key=lambda pair: pair[0])[1]
     return None
 
 
@@ -337,13 +358,17 @@ def find_vendor(text: str, cfg: InvoiceSection) -> str:
                 candidates.append(name)
     if not candidates:
         return ""
-    counts = collections.Counter(c.lower() for c in candidates)
-    return max(candidates, key=lambda c: (counts[c.lower()], -candidates.index(c)))
+    lowered = text.lower()
+    return max(candidates, key=lambda c: (lowered.count(c.lower()), -candidates.index(c)))
 
 
 def _column_value(text: str, pos: int) -> str:
-    rest = text[pos:_line_end(text, pos)].lstrip(" \t:")
-    value = re.split(r"\s{3,}", rest, maxsplit=1)[0].strip(" ,;:")
+    """The value after "Label:" up to the next column gap; "" unless the label has a colon
+    (a "seller" in running text is not a field)."""
+    rest = text[pos:_line_end(text, pos)]
+    if not rest.lstrip(" \t").startswith(":"):
+        return ""
+    value = re.split(r"\s{3,}", rest.lstrip(" \t:"), maxsplit=1)[0].strip(" ,;:")
     return value if any(ch.isalpha() for ch in value) else ""
 
 
@@ -362,11 +387,15 @@ def sizes_in(text: str) -> list[str]:
             for m in _SIZE.finditer(text)]
 
 
-def models_in(text: str, min_chars: int = 4) -> list[str]:
+# Shorter mixed tokens ("3DS", "A4", "B2") are product names and paper sizes, not models.
+_MODEL_MIN_CHARS = 4
+
+
+def models_in(text: str) -> list[str]:
     """Model/part numbers: upper-case tokens mixing letters and digits ("XG40T06HE40U0")."""
     sizes = set(sizes_in(text))
     return [m.group(0) for m in _MODEL.finditer(text)
-            if len(m.group(0)) >= min_chars and m.group(0).lower() not in sizes
+            if len(m.group(0)) >= _MODEL_MIN_CHARS and m.group(0).lower() not in sizes
             and not _UNIT_TOKEN.match(m.group(0))]
 
 
@@ -374,7 +403,7 @@ def find_items(text: str, cfg: InvoiceSection, dates: Sequence[PrintedDate] = ()
     """Item lines: a description with an amount after it, or any line naming a size or a
     labelled model; totals, taxes and payment lines are not items."""
     masked = _mask(text, dates)
-    excluded = _cue_union(cfg.item_exclude_cues)
+    excluded = _cue_union(cfg.item_exclude_cues + cfg.total_labels + cfg.net_total_labels)
     model_label = _cue_union(cfg.model_labels)
     pattern = amount_pattern(cfg)
     items: list[str] = []

@@ -108,7 +108,7 @@ def note_date(text: str, name: str, ctx: Context) -> tuple[datetime, str, bool] 
     for match in label_pattern.finditer(head):
         found = _first_plausible(match["value"], ctx)
         if found:
-            return found[0], "labelled_date", found[1]
+            return found[0], "text_date", found[1]
     first_lines = "\n".join(head.splitlines()[: config.head_lines])
     found = _first_plausible(first_lines, ctx)
     if found:

@@ -42,7 +42,7 @@ log = logging.getLogger(__name__)
 # pypdf raises many kinds of error on broken files (PdfReadError, ValueError, KeyError,
 # TypeError, AssertionError, struct.error, RecursionError...): one bad PDF must never stop
 # a run, so every call into a parsed file is guarded by this.
-PDF_ERRORS = (Exception, RecursionError)
+PDF_ERRORS = (Exception,)
 
 
 @dataclasses.dataclass
@@ -166,6 +166,7 @@ def _extract(reader: pypdf.PdfReader, cfg: IngestConfig, floating: tzinfo) -> _E
             got.note(err)
             got.unreadable_pages += 1
             continue
+        plain = plain.replace("\x00", "")
         plain_pages.append(plain.strip())
         if index < cfg.pdf.analysis_pages:
             analysis_pages.append(_layout_or_plain(page, plain, cfg.pdf))

@@ -5,7 +5,8 @@ from datetime import timezone
 
 import pytest
 
-from ingest.invoice import InvoiceInfo, amount_pattern, analyse, from_einvoice_xml, parse_amount
+from ingest.invoice import (InvoiceInfo, amount_pattern, analyse, find_total, from_einvoice_xml,
+                            parse_amount)
 
 UTC = timezone.utc
 
@@ -100,6 +101,24 @@ VISA ****1234               35.08
 Auth code 00123   Thank you for shopping!
 """
 
+# What tesseract reads from a supermarket app's receipt screenshot (OCR noise included).
+OCR_RECEIPT = """\
+L¢DL
+Dragonerstrake 39
+36163 Hannover
+
+Bonkopie
+EUR
+Frucht. Pfirsichring 1,04 A
+zu zahlen 1,04
+Kreditkarte 1,04
+MwSt% MwSt + Netto = Brutto
+A 5% @,05 @,99 1,04
+7152 176394/04 13.08.20 13:41
+UST-ID-NR: 813388987
+VIELEN DANK FUR DEINEN EINKAUF!
+"""
+
 POSITIVE = [
     pytest.param(HVAC_INVOICE, "", dict(
         kind="invoice", number="INV-20931", total=1887.58, currency="USD",
@@ -121,6 +140,15 @@ POSITIVE = [
         id="de-kassenbon-till-stamp-not-card-slip"),
     pytest.param(ENGLISH_RECEIPT, "", dict(
         kind="receipt", total=35.08, invoice_date="2022-05-21T14:32:00"), id="en-sales-receipt"),
+    pytest.param("Receipt\nApple ID: jane@example.com\nDate: 12 Mar 2023\nOrder ID: MK3X9Q2P1\n"
+                 "iCloud+ 50GB  Monthly  \u20ac0.99\nSubtotal \u20ac0.83\nVAT 19% \u20ac0.16\n"
+                 "TOTAL \u20ac0.99\n", "Your receipt from Apple.", dict(
+                     kind="receipt", number="MK3X9Q2P1", total=0.99, currency="EUR",
+                     invoice_date="2023-03-12", items=("iCloud+ 50GB Monthly",)),
+                 id="email-receipt-plain-text"),
+    pytest.param(OCR_RECEIPT, "", dict(
+        kind="receipt", total=1.04, currency="EUR", invoice_date="2020-08-13T13:41:00",
+        items=("Frucht. Pfirsichring",)), id="ocr-bonkopie"),
     pytest.param("Room 1 night   Rs 1939\nGrand Total   Rs 1939\nPayment received, paid in cash\n"
                  "Date: 31/12/2017\nGSTIN 06AABCO6063D1ZQ tax included",
                  "Tax Invoices - payment voucher",
@@ -194,6 +222,19 @@ def test_dates_are_floating_in_the_given_zone(ingest_config):
     zone = ZoneInfo("Europe/Berlin")
     info = analyse(GERMAN_INVOICE, ingest_config, zone)
     assert info.invoice_date.tzinfo is zone and info.date_floating
+
+
+@pytest.mark.parametrize("line, total", [
+    pytest.param("Total: $74.35 (incl. sales tax $3.88)", 74.35, id="remark-in-parentheses"),
+    pytest.param("Total $74.35, VAT $3.88", 74.35, id="tax-after-total"),
+    pytest.param("Total € Incl. VAT 681.87", 681.87, id="tax-words-before-the-only-amount"),
+    pytest.param("Total 1 278.61 40.39 319.00", 319.0, id="table-row-last-column"),
+    pytest.param("Total HT : 46,68 €\nTotal TTC : 56,02 €", 56.02, id="net-total-skipped"),
+    pytest.param("TOTAL HT    TOTAL TVA    TOTAL TTC\n100,00      10,00        110,00", 110.0,
+                 id="column-header-over-values"),
+])
+def test_find_total(ingest_config, line, total):
+    assert find_total(line, ingest_config.invoice)[0] == total
 
 
 @pytest.mark.parametrize("text, value, currency", [
@@ -305,3 +346,17 @@ def test_einvoice_xml(xml, expected):
 ])
 def test_einvoice_xml_rejects_other_files(xml):
     assert from_einvoice_xml(xml, UTC) is None
+
+
+_BOTH_KINDS = "PAYMENT RECEIPT\nDate: 31/12/2017\nRoom 1 night  Rs 1939\nGrand Total  Rs 1939\n" \
+              "Paid in cash. Ask the hotel for an invoice at check-out. Tax included.\n"
+
+
+@pytest.mark.parametrize("extra, kind", [
+    pytest.param("Bank Name  HDFC Bank\nAccount No. 000303400\nIFSC CODE HDFC0000003\nGSTIN 06AABCO6063D1ZQ",
+                 "invoice", id="bank-details-make-an-invoice"),
+    pytest.param("Cashier: 4  Terminal 2\nChange Rs 61\nThank you for shopping", "receipt",
+                 id="till-details-make-a-receipt"),
+])
+def test_kind_when_the_head_names_both(ingest_config, extra, kind):
+    assert analyse(_BOTH_KINDS + extra, ingest_config, UTC).kind == kind

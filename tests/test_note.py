@@ -54,13 +54,13 @@ def test_note_title(text, title):
 # (content, file name, expected date (naive wall clock) or None for the file time, source)
 DATE_CASES = [
     pytest.param("# Plumber\nDate: 2024-03-05\nCall back", "n.md", datetime(2024, 3, 5),
-                 "labelled_date", id="labelled-iso"),
+                 "text_date", id="labelled-iso"),
     pytest.param("Trip ideas\n\nLots of text\n" * 3 + "Updated: 5 March 2024\n", "n.md",
-                 datetime(2024, 3, 5), "labelled_date", id="labelled-further-down"),
+                 datetime(2024, 3, 5), "text_date", id="labelled-further-down"),
     pytest.param("> **Written:** 12.01.2020 14:30\n\nDear diary", "n.txt",
-                 datetime(2020, 1, 12, 14, 30), "labelled_date", id="labelled-dotted-with-time"),
+                 datetime(2020, 1, 12, 14, 30), "text_date", id="labelled-dotted-with-time"),
     pytest.param("---\ndate: 2023-11-02\ntags: [home]\n---\nbody", "n.md",
-                 datetime(2023, 11, 2), "labelled_date", id="front-matter-date"),
+                 datetime(2023, 11, 2), "text_date", id="front-matter-date"),
     pytest.param("Due date: 2024-06-01\n", "n.md", None, "file_mtime",
                  id="due-date-is-not-the-notes-date"),
     pytest.param("2024-03-05 shopping\nmilk", "n.md", datetime(2024, 3, 5), "text_date",

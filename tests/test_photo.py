@@ -281,15 +281,7 @@ def test_ocr_timeout_returns_none(monkeypatch, ingest_config):
 # --- realdata -------------------------------------------------------------------------
 
 # Misses no general method in this module can fix; each reason says where the fix lies.
-KNOWN_MISSES = {
-    "invoices/invoice2data__oyo.png": (
-        "type: the image prints 'PAYMENT RECEIPT' and invoice.analyse names a document by its "
-        "own title, so it says receipt; the manifest follows invoice2data and says invoice "
-        "(the date, 2017-12-31, is right)"),
-    "invoices/lidl__general.jpg": (
-        "OCR reads the receipt fully (13.08.20 13:41, total 1,04) but it names itself only "
-        "'Bonkopie', which is not among [invoice].receipt_identity; adding it makes this pass"),
-}
+KNOWN_MISSES: dict[str, str] = {}
 
 
 def photo_rows() -> list:
