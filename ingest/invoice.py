@@ -21,6 +21,7 @@ from typing import Iterable, Sequence
 from .config import IngestConfig, InvoiceSection
 from .dates import make_aware
 from .printed_dates import PrintedDate, find_dates, find_labelled, label_pattern
+from . import text_lines
 
 Scalar = str | int | float | bool
 
@@ -172,7 +173,7 @@ def find_total(text: str, cfg: InvoiceSection,
 def _amounts_on_line(text: str, pos: int, cfg: InvoiceSection) -> list[tuple[float, str]]:
     """Amounts after `pos` on its line, without remarks: none inside parentheses ("$74.35
     (incl. sales tax $3.88)"), none named as tax after a first amount ("$74.35, VAT $3.88")."""
-    line = text[pos:_line_end(text, pos)]
+    line = text[pos:text_lines.line_end(text, pos)]
     line = re.sub(r"\([^()]*\)", lambda m: " " * len(m.group(0)), line)
     tax = _cue_union(cfg.tax_cues)
     amounts: list[tuple[float, str]] = []
@@ -194,9 +195,9 @@ def _amount_below(text: str, label: re.Match, cfg: InvoiceSection) -> tuple[floa
     line_start = text.rfind("\n", 0, label.start()) + 1
     centre = (label.start() + label.end()) / 2 - line_start
     reach = (label.end() - label.start()) / 2 + cfg.column_slack
-    end = _line_end(text, label.end())
+    end = text_lines.line_end(text, label.end())
     for _ in range(cfg.rows_below):
-        start, end = _next_line(text, end)
+        start, end = text_lines.next_line(text, end)
         if start is None:
             return None
         aligned = []
@@ -312,10 +313,10 @@ def _number_at(text: str, pos: int) -> str | None:
 
 def _number_below(text: str, label: re.Match) -> str | None:
     """A value in the column under a column-header label ("Booking ID" over "IBZY2087")."""
-    line_end = _line_end(text, label.end())
+    line_end = text_lines.line_end(text, label.end())
     if not _COLUMN_END.match(text, label.end()):
         return None
-    start, end = _next_line(text, line_end)
+    start, end = text_lines.next_line(text, line_end)
     if start is None:
         return None
     column = label.start() - (text.rfind("\n", 0, label.start()) + 1)
@@ -365,7 +366,7 @@ def find_vendor(text: str, cfg: InvoiceSection) -> str:
 def _column_value(text: str, pos: int) -> str:
     """The value after "Label:" up to the next column gap; "" unless the label has a colon
     (a "seller" in running text is not a field)."""
-    rest = text[pos:_line_end(text, pos)]
+    rest = text[pos:text_lines.line_end(text, pos)]
     if not rest.lstrip(" \t").startswith(":"):
         return ""
     value = re.split(r"\s{3,}", rest.lstrip(" \t:"), maxsplit=1)[0].strip(" ,;:")
@@ -587,19 +588,8 @@ def _mask(text: str, dates: Sequence[PrintedDate]) -> str:
     return "".join(parts)
 
 
-def _line_end(text: str, pos: int) -> int:
-    end = text.find("\n", pos)
-    return len(text) if end < 0 else end
 
 
-def _next_line(text: str, line_end: int) -> tuple[int | None, int]:
-    pos = line_end + 1
-    while pos < len(text):
-        end = _line_end(text, pos)
-        if text[pos:end].strip():
-            return pos, end
-        pos = end + 1
-    return None, len(text)
 
 
 def _unique(values: Iterable[str]) -> tuple[str, ...]:

@@ -18,6 +18,7 @@ from typing import Iterable, Sequence
 
 from .config import DatesSection
 from .dates import make_aware
+from . import text_lines
 
 # Month names and their usual abbreviations: language data, not tuning. Accented and plain
 # spellings both appear (OCR and ASCII-only systems drop accents).
@@ -176,7 +177,7 @@ def find_labelled(
 def date_after(text: str, label: re.Match, dates: Sequence[PrintedDate],
                rules: DatesSection) -> PrintedDate | None:
     """The date belonging to a label: on its line within the gap, else under it."""
-    line_end = _line_end(text, label.end())
+    line_end = text_lines.line_end(text, label.end())
     for date in dates:
         if date.start < label.end():
             continue
@@ -186,11 +187,11 @@ def date_after(text: str, label: re.Match, dates: Sequence[PrintedDate],
         if len(gap) <= rules.label_gap_chars:
             return date
         break
-    next_start, next_end = _next_line(text, line_end)
+    next_start, next_end = text_lines.next_line(text, line_end)
     if next_start is None:
         return None
-    column_lo = label.start() - _line_start(text, label.start()) - rules.label_column_slack
-    column_hi = label.end() - _line_start(text, label.start()) + rules.label_column_slack
+    column_lo = label.start() - text_lines.line_start(text, label.start()) - rules.label_column_slack
+    column_hi = label.end() - text_lines.line_start(text, label.start()) + rules.label_column_slack
     first_token = len(text[next_start:next_end]) - len(text[next_start:next_end].lstrip())
     for date in dates:
         if date.start < next_start or date.start >= next_end:
@@ -292,22 +293,3 @@ def _safe_date(year, month, day) -> datetime | None:
         return datetime(int(year), int(month), int(day))
     except (TypeError, ValueError):
         return None
-
-
-def _line_start(text: str, pos: int) -> int:
-    return text.rfind("\n", 0, pos) + 1
-
-
-def _line_end(text: str, pos: int) -> int:
-    end = text.find("\n", pos)
-    return len(text) if end < 0 else end
-
-
-def _next_line(text: str, line_end: int) -> tuple[int | None, int]:
-    pos = line_end + 1
-    while pos < len(text):
-        end = _line_end(text, pos)
-        if text[pos:end].strip():
-            return pos, end
-        pos = end + 1
-    return None, len(text)
