@@ -46,26 +46,39 @@ FILLER = ("Please let us know by Friday. The schedule may change if the weather 
           "Thanks again for your help with everything this month. ")
 
 
-def generate_emails(count: int, out: Path, seed: int = 7) -> Path:
-    """An mbox of `count` varied household messages (fixed seed: the same corpus every run)."""
+def generate_messages(count: int, seed: int = 7):
+    """`count` varied household messages (fixed seed: the same corpus every run)."""
     rng = random.Random(seed)
     start = datetime(2022, 1, 1, tzinfo=timezone.utc)
+    for n in range(count):
+        msg = EmailMessage()
+        msg["From"] = rng.choice(SENDERS)
+        msg["To"] = "family@example.org"
+        topic = rng.choice(TOPICS)
+        msg["Subject"] = f"{topic.capitalize()} #{n}"
+        msg["Date"] = format_datetime(start + timedelta(minutes=rng.randrange(2_400_000)))
+        msg["Message-ID"] = f"<bench-{n}@example.org>"
+        paragraphs = [f"Hello! About the {topic}: item {rng.randrange(10_000)}."]
+        paragraphs += [FILLER * rng.randint(1, 6) for _ in range(rng.randint(1, 4))]
+        msg.set_content("\n\n".join(paragraphs))
+        yield bytes(msg)
+
+
+def write_mbox(count: int, out: Path) -> Path:
     path = out / f"household-{count}.mbox"
     with open(path, "wb") as fh:
-        for n in range(count):
-            msg = EmailMessage()
-            msg["From"] = rng.choice(SENDERS)
-            msg["To"] = "family@example.org"
-            topic = rng.choice(TOPICS)
-            msg["Subject"] = f"{topic.capitalize()} #{n}"
-            msg["Date"] = format_datetime(start + timedelta(minutes=rng.randrange(2_400_000)))
-            msg["Message-ID"] = f"<bench-{n}@example.org>"
-            paragraphs = [f"Hello! About the {topic}: item {rng.randrange(10_000)}."]
-            paragraphs += [FILLER * rng.randint(1, 6) for _ in range(rng.randint(1, 4))]
-            msg.set_content("\n\n".join(paragraphs))
+        for raw in generate_messages(count):
             fh.write(b"From bench@example.org Thu Jan  1 00:00:00 2026\n")
-            fh.write(bytes(msg).replace(b"\nFrom ", b"\n>From ") + b"\n")
+            fh.write(raw.replace(b"\nFrom ", b"\n>From ") + b"\n")
     return path
+
+
+def write_eml_folder(count: int, out: Path) -> Path:
+    folder = out / f"household-{count}-eml"
+    folder.mkdir()
+    for n, raw in enumerate(generate_messages(count)):
+        (folder / f"{n:06d}.eml").write_bytes(raw)
+    return folder
 
 
 def run_once(paths: list[Path]) -> dict:
@@ -92,8 +105,9 @@ def main() -> int:
     args = parser.parse_args()
     report("fixtures/corpus", [REPO / "fixtures" / "corpus"], args.repeat)
     with tempfile.TemporaryDirectory() as tmp:
-        mbox = generate_emails(args.emails, Path(tmp))
-        report(f"generated mbox ({args.emails})", [mbox], args.repeat)
+        report(f"generated mbox ({args.emails})", [write_mbox(args.emails, Path(tmp))], args.repeat)
+        report(f"generated .eml files ({args.emails})", [write_eml_folder(args.emails, Path(tmp))],
+               args.repeat)
     return 0
 
 

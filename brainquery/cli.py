@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import sys
 from datetime import datetime, timezone
 from typing import Sequence
@@ -32,6 +33,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ConfigError, StoreError) as err:
         print(f"brainquery: {err}", file=sys.stderr)
         return EXIT_NOTHING_RAN
+    except BrokenPipeError:  # `brainquery ls | head`: the reader has all it wanted
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except KeyboardInterrupt:
         print("brainquery: interrupted; the next ingest completes what was started",
               file=sys.stderr)

@@ -1,6 +1,6 @@
-"""Plain-text and Markdown notes: decoded whatever their bytes, titled by their first
-heading, dated by what they say ("Updated: 5 March 2024"), else by their file name
-(2024-03-05-notes.md), else by the file's own time.
+"""Plain-text and Markdown notes (and saved web pages, read as their text): decoded
+whatever their bytes, titled by their first heading, dated by what they say ("Updated:
+5 March 2024"), else by their file name (2024-03-05-notes.md), else by the file's own time.
 """
 from __future__ import annotations
 
@@ -12,6 +12,8 @@ from typing import Any, Iterator
 from .blob import Blob
 from .config import IngestConfig
 from .dates import make_aware, plausible
+from .html_text import html_to_text
+from .sniff import magic
 from .provenance import blob_id, make_document
 from .registry import Context, Item
 
@@ -26,6 +28,7 @@ _FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(?P<body>.*?)\r?\n(?:---|\.\.\.)[ \
                            re.DOTALL)
 _FRONT_TITLE = re.compile(r"^title\s*:\s*['\"]?(?P<title>.+?)['\"]?\s*$", re.IGNORECASE | re.M)
 _HEADING = re.compile(r"^\s{0,3}(?:#{1,6}|\*{1,3}(?= ))\s+(?P<title>.+?)\s*#*\s*$", re.M)
+_HTML_TITLE = re.compile(r"<title[^>]*>(.*?)</title>", re.IGNORECASE | re.DOTALL)
 _RST_UNDERLINE = re.compile(r"^([=\-~^*#+])\1{2,}\s*$")
 # A date in a name: 2024-03-05, 2024_03_05, 20240305, not inside a longer number.
 _NAME_DATE = re.compile(
@@ -36,6 +39,8 @@ class NoteIngestor:
     name = "note"
 
     def claim(self, blob: Blob, kind: str) -> float | None:
+        if kind == "html":
+            return _CLAIM_BY_NAME
         if kind != "text":
             return None
         return _CLAIM_BY_NAME if blob.extension in _EXTENSIONS else _CLAIM
@@ -43,7 +48,12 @@ class NoteIngestor:
     def ingest(self, blob: Blob, ctx: Context) -> Iterator[Item]:
         config = ctx.config
         text, encoding = decode_text(blob.read(), config.note.fallback_encodings)
-        title = note_title(text, config.note.max_title_chars)
+        page_title = ""
+        if magic(blob) == "html":
+            found = _HTML_TITLE.search(text)
+            page_title = " ".join(found.group(1).split()) if found else ""
+            text = html_to_text(text)
+        title = page_title or note_title(text, config.note.max_title_chars)
         found = note_date(text, blob.name, ctx)
         date_value, date_source, floating = found if found else (None, "", False)
         meta: dict[str, Any] = {"encoding": encoding}

@@ -11,6 +11,7 @@ _EMAIL_HEADER = re.compile(
     rb"authentication-results|arc-[a-z-]+|thread-[a-z]+|in-reply-to|references)\s*:",
     re.IGNORECASE | re.MULTILINE,
 )
+_HTML = re.compile(rb"\s*(<!--.*?-->\s*)*<(!doctype\s+html|html[\s>]|head[\s>])", re.IGNORECASE | re.DOTALL)
 _FTYP_BRANDS = {
     b"heic": "heic", b"heix": "heic", b"hevc": "heic", b"heim": "heic", b"heis": "heic",
     b"mif1": "heic", b"msf1": "heic", b"avif": "avif", b"avis": "avif",
@@ -19,7 +20,7 @@ _FTYP_BRANDS = {
 
 def magic(blob: Blob) -> str:
     """A short format name: pdf, jpeg, png, tiff, heic, avif, gif, webp, ole2, zip,
-    mbox, ics, email, text, binary, empty, dir."""
+    mbox, ics, email, html, text, binary, empty, dir."""
     if blob.is_dir:
         return "dir"
     head = blob.head
@@ -53,6 +54,8 @@ def magic(blob: Blob) -> str:
         return "binary"
     if len(_EMAIL_HEADER.findall(head)) >= 2 and _looks_like_header_block(head):
         return "email"
+    if _HTML.match(text):
+        return "html"
     return "text"
 
 

@@ -143,3 +143,15 @@ def test_note_document_fields(tmp_path, ctx):
 def test_claim(name, data, expected):
     blob = Blob(name=name, data=data)
     assert NoteIngestor().claim(blob, magic(blob)) == expected
+
+
+def test_saved_web_page_is_read_as_text(ctx, tmp_path):
+    page = tmp_path / "recall-notice.html"
+    page.write_text("<!DOCTYPE html><html><head><title>Dishwasher recall notice</title>"
+                    "<style>p{color:red}</style><script>alert(1)</script></head>"
+                    "<body><h1>Recall</h1><p>Updated: March 5, 2024</p><p>Model DW-4410 is recalled.</p>"
+                    "</body></html>")
+    [doc] = NoteIngestor().ingest(Blob.from_path(page), ctx)
+    assert doc.title == "Dishwasher recall notice"
+    assert "Model DW-4410 is recalled." in doc.text
+    assert "<" not in doc.text and "alert" not in doc.text and "color" not in doc.text

@@ -1,0 +1,45 @@
+"""Configuration: defaults load, a user file overrides keys, typos are named errors."""
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from brainquery.config import load_config
+from ingest.config import ConfigError
+
+
+def test_defaults_load_into_frozen_dataclasses():
+    cfg = load_config()
+    assert cfg.embedding.dims == 128 and cfg.chunking.chunk_chars > cfg.chunking.overlap_chars
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        cfg.chunking.chunk_chars = 1
+
+
+def test_user_file_overrides_only_its_keys(tmp_path, monkeypatch):
+    user = tmp_path / "mine.toml"
+    user.write_text('[chunking]\nchunk_chars = 900\n[ingest]\nfloating_timezone = "America/Chicago"\n')
+    cfg = load_config(user)
+    assert cfg.chunking.chunk_chars == 900
+    assert cfg.chunking.overlap_chars == load_config().chunking.overlap_chars
+    assert cfg.ingest.ingest.floating_timezone == "America/Chicago"
+    monkeypatch.setenv("BRAINQUERY_CONFIG", str(user))
+    assert load_config().chunking.chunk_chars == 900
+
+
+@pytest.mark.parametrize("text, named", [
+    pytest.param("[chunking]\nchunk_size = 10\n", "chunking.chunk_size", id="unknown-key"),
+    pytest.param("[chunkin]\nchunk_chars = 10\n", "chunkin", id="unknown-section"),
+    pytest.param('[chunking]\nchunk_chars = "big"\n', "chunking.chunk_chars", id="wrong-type"),
+    pytest.param("[chunking\n", "not valid TOML", id="bad-toml"),
+])
+def test_mistakes_are_named(tmp_path, text, named):
+    user = tmp_path / "bad.toml"
+    user.write_text(text)
+    with pytest.raises(ConfigError, match=named.replace(".", r"\.")):
+        load_config(user)
+
+
+def test_missing_file_is_an_error(tmp_path):
+    with pytest.raises(ConfigError, match="not found"):
+        load_config(tmp_path / "nope.toml")
