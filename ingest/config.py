@@ -51,6 +51,7 @@ class EmailSection:
     bulk_address: float
     personal_mailers: tuple[str, ...]
     personal_mailer_weight: float
+    reply_weight: float
     personal_cues: tuple[str, ...]
     personal_cue_weight: float
     report_content_type_weight: float

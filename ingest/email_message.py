@@ -203,20 +203,20 @@ _CAMPAIGN_HEADERS = re.compile(r"^(x-campaign|x-mailchimp|x-mc-user|feedback-id|
 def bulk_score(headers: Message, subject: str, text: str, cfg: EmailSection) -> float:
     """Points of evidence that a message went to a list rather than to a person."""
     names = {k.lower() for k in headers.keys()}
-    score = 0.0
-    if "list-unsubscribe" in names:
-        score += cfg.header_list_unsubscribe
-    if "list-id" in names:
-        score += cfg.header_list_id
     precedence = str(headers.get("Precedence", "")).strip().lower()
-    if precedence in ("bulk", "list"):
-        score += cfg.header_precedence_bulk
-    elif precedence == "junk":
-        score += cfg.header_precedence_junk
-    if names & {"mailing-list", "x-mailing-list", "list-post", "list-help", "list-subscribe"}:
-        score += cfg.header_mailing_list
+    relayed = [
+        cfg.header_list_unsubscribe if "list-unsubscribe" in names else 0.0,
+        cfg.header_list_id if "list-id" in names else 0.0,
+        cfg.header_precedence_bulk if precedence in ("bulk", "list") else 0.0,
+        cfg.header_precedence_junk if precedence == "junk" else 0.0,
+        cfg.header_mailing_list if names & {"mailing-list", "x-mailing-list", "list-post",
+                                            "list-help", "list-subscribe"} else 0.0,
+    ]
+    score = max(relayed)
     if any(_CAMPAIGN_HEADERS.match(n) for n in names):
         score += cfg.header_campaign
+    if _ids(headers.get("In-Reply-To")) or _ids(headers.get("References")):
+        score += cfg.reply_weight
     score += _address_score(headers, cfg)
     mailer = str(headers.get("X-Mailer") or headers.get("User-Agent") or "").lower()
     if mailer and any(name in mailer for name in cfg.personal_mailers):

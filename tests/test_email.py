@@ -78,7 +78,14 @@ def test_date_falls_back_to_received_then_file_time(ctx, tmp_path):
 
 NEWSLETTER_CASES = [
     pytest.param({"List-Unsubscribe": "<mailto:u@list.example>"}, "Weekly news.", "newsletter", id="list-unsubscribe"),
-    pytest.param({"List-Id": "<pta.school.example>", "Precedence": "bulk"}, "Bake sale.", "newsletter", id="list-id+bulk"),
+    pytest.param({"List-Id": "<pta.school.example>", "Precedence": "bulk"},
+                 "Bake sale on Friday!\n--\nTo unsubscribe from the PTA list, reply STOP.",
+                 "newsletter", id="list-id+bulk+footer"),
+    pytest.param({"List-Id": "<neighbours.example>", "List-Unsubscribe": "<mailto:u@n.example>",
+                  "List-Post": "<mailto:neighbours@n.example>", "Precedence": "list",
+                  "In-Reply-To": "<q1@example.org>", "User-Agent": "Mozilla Thunderbird 128"},
+                 "Our snow blower is free on Saturday if you need it.\n--\nunsubscribe: see the list page",
+                 "email", id="person-replying-on-a-discussion-list"),
     pytest.param({"From": "Hardware Store <offers@store.example>"}, "20% off paint.", "newsletter", id="offers-sender"),
     pytest.param({}, "Click here to unsubscribe. View this email in your browser.", "newsletter", id="footer-cues"),
     pytest.param({}, "Can you pick up Biscuit from the vet at 5?", "email", id="personal"),
