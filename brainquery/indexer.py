@@ -17,6 +17,7 @@ from typing import Any, Callable, Iterable, Sequence
 from ingest.blob import Blob
 from ingest.document import Document, IngestError, ItemFailure
 from ingest.registry import Context, Registry, default_registry
+from ingest.sniff import magic
 from ingest.walk import WalkProblem, iter_inputs
 
 from . import model_cache
@@ -29,6 +30,8 @@ log = logging.getLogger(__name__)
 
 INGESTED, UNCHANGED, SKIPPED, FAILED = "ingested", "unchanged", "skipped", "failed"
 EXIT_OK, EXIT_SOME_FAILED, EXIT_NOTHING_RAN = 0, 1, 2
+# Inputs held to a per-message size limit instead of the per-file one.
+_CONTAINERS = frozenset({"mbox", "dir"})
 
 
 @dataclasses.dataclass(frozen=True)
@@ -152,48 +155,37 @@ class Indexer:
             self._emit_known(path, UNCHANGED, emit)  # touched, not changed
             self._pending_sources.append({**previous, **fingerprint})
             return
-        try:
-            items = list(self.ctx.registry.ingest(blob, self.ctx))
-        except IngestError as err:
-            emit(ReportLine(source=path, status=_status_for(err), error=str(err)))
-            return
-        except Exception as err:  # a parser bug on one file never stops the run
-            log.debug("ingest of %s failed", path, exc_info=True)
-            emit(ReportLine(source=path, status=FAILED, error=f"{blob.name}: {type(err).__name__}: {err}"))
-            return
-        self._apply(path, items, emit)
-        self._pending_sources.append({"path": path, "status": "ok", **fingerprint,
-                                      "documents": sum(isinstance(i, Document) for i in items)})
+        documents = self._apply(path, blob, emit)
+        if documents is not None:
+            self._pending_sources.append({"path": path, "status": "ok", **fingerprint,
+                                          "documents": documents})
 
     def _refuse(self, blob: Blob, size: int) -> str:
         limit = self.config.ingest.ingest.max_file_bytes
-        if size > limit:
+        if size > limit and magic(blob) not in _CONTAINERS:
             return f"{blob.name}: file is {size} bytes, over the {limit}-byte limit"
         if size == 0 and not blob.is_dir:
             return f"{blob.name}: empty file"
         return ""
 
-    def _apply(self, path: str, items: Iterable[Document | ItemFailure], emit: "_Emitter") -> None:
+    def _apply(self, path: str, blob: Blob, emit: "_Emitter") -> int | None:
+        """Stream the blob's documents into the pending batch (a mailbox of many GB never
+        sits in memory). Returns how many documents it held, or None when reading failed
+        part-way: then nothing is deleted and no file record is written, so the next run
+        reads it again."""
         seen: set[str] = set()
-        for item in items:
-            if isinstance(item, ItemFailure):
-                emit(ReportLine(source=item.source, status=FAILED, error=item.error,
-                                title=item.title, message_id=item.message_id,
-                                attachment=item.attachment))
-                continue
-            known = self._known.get(item.doc_id)
-            if item.doc_id in seen:
-                emit(ReportLine.of(item, SKIPPED, "the same document appears earlier in this file"))
-                continue
-            if known is not None and known.file_path != path:
-                emit(ReportLine.of(item, SKIPPED, f"duplicate of {known.source}"))
-                continue
-            seen.add(item.doc_id)
-            if known is not None and known.content_hash == item.content_hash:
-                emit(ReportLine.of(item, UNCHANGED))
-                continue
-            self._queue(item, known)
-            emit(ReportLine.of(item, INGESTED))
+        try:
+            for item in self.ctx.registry.ingest(blob, self.ctx):
+                self._apply_item(path, item, seen, emit)
+                if len(self._pending) >= self.store.batch_size:
+                    self._flush(final=False)
+        except IngestError as err:
+            emit(ReportLine(source=path, status=_status_for(err), error=str(err)))
+            return None
+        except Exception as err:  # a parser bug on one file never stops the run
+            log.debug("ingest of %s failed", path, exc_info=True)
+            emit(ReportLine(source=path, status=FAILED, error=f"{blob.name}: {type(err).__name__}: {err}"))
+            return None
         stale = self._by_file.get(path, set()) - seen
         if stale:
             self.store.delete([f"{doc_id}:{n}" for doc_id in stale
@@ -201,6 +193,27 @@ class Indexer:
             for doc_id in stale:
                 del self._known[doc_id]
             self._by_file[path] -= stale
+        return len(seen)
+
+    def _apply_item(self, path: str, item: Document | ItemFailure, seen: set[str],
+                    emit: "_Emitter") -> None:
+        if isinstance(item, ItemFailure):
+            emit(ReportLine(source=item.source, status=FAILED, error=item.error,
+                            title=item.title, message_id=item.message_id,
+                            attachment=item.attachment))
+            return
+        known = self._known.get(item.doc_id)
+        if item.doc_id in seen:
+            emit(ReportLine.of(item, SKIPPED, "the same document appears earlier in this file"))
+        elif known is not None and known.file_path != path:
+            emit(ReportLine.of(item, SKIPPED, f"duplicate of {known.source}"))
+        elif known is not None and known.content_hash == item.content_hash:
+            seen.add(item.doc_id)
+            emit(ReportLine.of(item, UNCHANGED))
+        else:
+            seen.add(item.doc_id)
+            self._queue(item, known)
+            emit(ReportLine.of(item, INGESTED))
 
     def _queue(self, doc: Document, known: _Known | None) -> None:
         chunks = chunk_text(doc.text, self.config.chunking)

@@ -26,6 +26,7 @@ class ConfigError(ValueError):
 class IngestSection:
     max_file_bytes: int
     max_attachment_bytes: int
+    max_message_bytes: int
     floating_timezone: str
     skip_hidden: bool
     sniff_bytes: int

@@ -74,6 +74,12 @@ def parse_rfc822(raw: bytes) -> ParsedMessage:
                          alternative_text=alternative)
 
 
+def check_message_size(raw: bytes, ctx: Context) -> None:
+    limit = ctx.config.ingest.max_message_bytes
+    if len(raw) > limit:
+        raise IngestError(f"message is {len(raw)} bytes, over the {limit}-byte limit")
+
+
 def message_documents(
     message: ParsedMessage, blob: Blob, ctx: Context, *, source: str, fallback_key: bytes
 ) -> Iterator[Item]:

@@ -7,7 +7,7 @@ from typing import Iterator
 
 from .blob import Blob
 from .document import IngestError, ItemFailure
-from .email_message import message_documents, parse_rfc822
+from .email_message import check_message_size, message_documents, parse_rfc822
 from .registry import Context, Item
 
 
@@ -31,6 +31,7 @@ class MaildirIngestor:
             source = _message_path(box, blob, key)
             try:
                 raw = box.get_bytes(key)
+                check_message_size(raw, ctx)
                 message = parse_rfc822(raw)
                 yield from message_documents(message, blob, ctx, source=source, fallback_key=raw)
             except Exception as err:  # one broken message never stops the folder

@@ -6,7 +6,7 @@ from typing import Iterator
 
 from .blob import Blob
 from .document import IngestError, ItemFailure
-from .email_message import message_documents, parse_rfc822
+from .email_message import check_message_size, message_documents, parse_rfc822
 from .registry import Context, Item
 
 
@@ -28,6 +28,7 @@ class MboxIngestor:
                 source = blob.source if len(keys) == 1 else f"{blob.source}#{position}"
                 try:
                     raw = box.get_bytes(key)
+                    check_message_size(raw, ctx)
                     message = parse_rfc822(raw)
                     yield from message_documents(message, blob, ctx, source=source,
                                                  fallback_key=raw)

@@ -207,3 +207,32 @@ def _env():
     import os
 
     return {k: v for k, v in os.environ.items() if k != "BRAINQUERY_CONFIG"}
+
+
+def test_a_mailbox_over_the_file_limit_streams_in_message_by_message(tmp_path):
+    import mailbox
+
+    folder = tmp_path / "mail"
+    folder.mkdir()
+    for n in range(30):
+        _write_mail(folder, n)
+    box = mailbox.mbox(str(tmp_path / "takeout.mbox"))
+    for path in sorted(folder.iterdir()):
+        box.add(path.read_bytes())
+    big = EmailMessage()
+    big["From"] = "a@example.org"
+    big["Subject"] = "scan of everything"
+    big["Date"] = "Mon, 02 Mar 2026 10:00:00 +0000"
+    big.set_content("x" * 20000)
+    box.add(big)
+    box.close()
+    small = tmp_path / "small.toml"
+    small.write_text("[ingest]\nmax_file_bytes = 4096\nmax_message_bytes = 8192\n"
+                     "[store]\nbatch_size = 5\n")
+    brain = Brain(tmp_path / "store", load_config(small))
+    result = brain.ingest([tmp_path / "takeout.mbox"], now=INGEST_NOW)
+    statuses = result.by_status()
+    assert statuses["ingested"] == 30 and statuses["failed"] == 1
+    [failure] = result.failures
+    assert failure.source.endswith("#30") and "over the 8192-byte limit" in failure.error
+    assert len(brain.documents()) == 30
