@@ -74,16 +74,23 @@ def cmd_ingest(brain: Brain, args: argparse.Namespace) -> int:
 
 
 def cmd_ls(brain: Brain, args: argparse.Namespace) -> int:
-    """List stored documents, newest first (JSON Lines with --json)."""
+    """List stored documents, newest first (JSON Lines with --json).
+
+    A date marked * is the file's own time: nothing in the document said when it was made.
+    """
     for doc in brain.documents():
         if args.json:
             print(json.dumps(doc, ensure_ascii=False))
         else:
-            day = (doc["source_date"] or "undated")[:10]
+            weak = "*" if doc["date_source"] in _WEAK_DATE_SOURCES else " "
+            day = (doc["source_date"] or "undated")[:10] + weak
             name = doc["title"] or doc["source"]
             where = doc["source"] + (f" [{doc['attachment']}]" if doc["attachment"] else "")
-            print(f"{day:10}  {doc['doc_type']:14}  {name[:60]:60}  {where}")
+            print(f"{day:11}  {doc['doc_type']:14}  {name[:60]:60}  {where}")
     return 0
+
+
+_WEAK_DATE_SOURCES = frozenset({"file_mtime", "ingested"})
 
 
 def _summary_dict(summary: IngestSummary) -> dict:
@@ -110,8 +117,16 @@ def _summary_text(summary: IngestSummary) -> str:
     for title, group in (("failed", summary.failures), ("skipped", skipped)):
         if group:
             lines.append(f"{title}:")
-            lines += [f"  {line.source}: {line.error}" for line in group]
+            lines += [_failure_text(line) for line in group]
     return "\n".join(lines)
+
+
+def _failure_text(line: ReportLine) -> str:
+    """"path [attachment]: reason", without the reason repeating the name it is about."""
+    name = line.attachment or os.path.basename(line.source)
+    reason = line.error.removeprefix(f"{name}: ")
+    where = line.source + (f" [{line.attachment}]" if line.attachment else "")
+    return f"  {where}: {reason}"
 
 
 def _day(text: str) -> datetime:
