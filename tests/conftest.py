@@ -39,3 +39,15 @@ def realdata_rows(kind: str | None = None) -> list[dict[str, str]]:
 requires_realdata = pytest.mark.skipif(
     not (REALDATA / "MANIFEST.csv").exists(), reason="../shared/realdata is absent"
 )
+
+
+def write_eml(path: Path, headers: dict[str, str], body: str = "Hello.", charset: str = "utf-8") -> Path:
+    """Write a real RFC 822 message with these headers and a text body."""
+    from email.message import EmailMessage
+
+    msg = EmailMessage()
+    for key, value in headers.items():
+        msg[key] = value
+    msg.set_content(body, charset=charset)
+    path.write_bytes(bytes(msg))
+    return path

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import json
 import os
-from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
@@ -11,7 +10,7 @@ import pytest
 from brainquery import Brain
 from brainquery.cli import main
 
-from conftest import INGEST_NOW
+from conftest import write_eml
 
 REPORT_FIELDS = {"source", "message_id", "title", "doc_type", "source_date", "date_source",
                  "status", "error"}
@@ -19,15 +18,10 @@ LS_FIELDS = {"source", "message_id", "title", "doc_type", "source_date", "date_s
 
 
 def _mail(folder: Path, name: str, subject: str) -> Path:
-    msg = EmailMessage()
-    msg["From"] = "coach@example.org"
-    msg["Subject"] = subject
-    msg["Date"] = "Sat, 14 Nov 2026 09:00:00 -0500"
-    msg["Message-ID"] = f"<{name}@example.org>"
-    msg.set_content(f"{subject}. See you there.")
-    path = folder / name
-    path.write_bytes(bytes(msg))
-    return path
+    return write_eml(folder / name, {
+        "From": "coach@example.org", "Subject": subject,
+        "Date": "Sat, 14 Nov 2026 09:00:00 -0500", "Message-ID": f"<{name}@example.org>",
+    }, f"{subject}. See you there.")
 
 
 @pytest.fixture()

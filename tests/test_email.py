@@ -13,7 +13,7 @@ from ingest.blob import Blob
 from ingest.document import Document, IngestError, ItemFailure
 from ingest.dates import parse_header_date
 
-from conftest import REALDATA, realdata_rows, requires_realdata
+from conftest import REALDATA, realdata_rows, requires_realdata, write_eml
 
 UTC = timezone.utc
 
@@ -24,13 +24,7 @@ def _ingest(ctx, path: Path) -> list:
 
 def _eml(tmp_path: Path, name: str, headers: dict[str, str], body: str = "Hello.",
          charset: str = "utf-8") -> Path:
-    msg = EmailMessage()
-    for key, value in headers.items():
-        msg[key] = value
-    msg.set_content(body, charset=charset)
-    path = tmp_path / name
-    path.write_bytes(bytes(msg))
-    return path
+    return write_eml(tmp_path / name, headers, body, charset)
 
 
 DATE_CASES = [

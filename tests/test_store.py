@@ -16,22 +16,18 @@ from brainquery import Brain
 from brainquery import model_cache
 from brainquery.config import load_config
 
-from conftest import INGEST_NOW, REPO
+from conftest import INGEST_NOW, REPO, write_eml
 
 
 def _write_mail(folder: Path, n: int, *, subject: str | None = None, body: str | None = None,
                 message_id: str | None = None) -> Path:
-    msg = EmailMessage()
-    msg["From"] = f"Neighbour {n} <n{n}@example.org>"
-    msg["To"] = "family@example.org"
-    msg["Subject"] = subject or f"Garden club meeting {n}"
-    msg["Date"] = f"Mon, {1 + n % 27:02d} Jun 2025 10:{n % 60:02d}:00 +0000"
-    msg["Message-ID"] = message_id or f"<garden-{n}@example.org>"
-    msg.set_content(body or (f"The garden club meets on day {n}. Bring tomatoes, basil and "
-                             f"seedlings number {n}. Parking behind the library.\n\n" * 3))
-    path = folder / f"mail-{n:03d}.eml"
-    path.write_bytes(bytes(msg))
-    return path
+    return write_eml(folder / f"mail-{n:03d}.eml", {
+        "From": f"Neighbour {n} <n{n}@example.org>", "To": "family@example.org",
+        "Subject": subject or f"Garden club meeting {n}",
+        "Date": f"Mon, {1 + n % 27:02d} Jun 2025 10:{n % 60:02d}:00 +0000",
+        "Message-ID": message_id or f"<garden-{n}@example.org>",
+    }, body or (f"The garden club meets on day {n}. Bring tomatoes, basil and "
+                f"seedlings number {n}. Parking behind the library.\n\n" * 3))
 
 
 @pytest.fixture()
