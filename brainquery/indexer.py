@@ -12,7 +12,7 @@ import hashlib
 import logging
 import sys
 from datetime import datetime
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, NamedTuple, Sequence
 
 from ingest.blob import Blob
 from ingest.document import Document, IngestError, ItemFailure
@@ -90,6 +90,13 @@ class IngestSummary:
         return EXIT_SOME_FAILED if statuses[FAILED] else EXIT_OK
 
 
+class _PendingChunk(NamedTuple):
+    chunk_id: str
+    text: str
+    meta: dict[str, Any]
+    embed_text: str
+
+
 @dataclasses.dataclass
 class _Known:
     """What the store already holds for one document."""
@@ -109,7 +116,7 @@ class Indexer:
         self.ctx = Context(config=config.ingest, now=now, registry=registry or default_registry())
         self._known: dict[str, _Known] = {}
         self._by_file: dict[str, set[str]] = collections.defaultdict(set)
-        self._pending: list[tuple[str, str, dict[str, Any], str]] = []  # id, text, meta, embed text
+        self._pending: list[_PendingChunk] = []
         self._pending_sources: list[dict[str, Any]] = []
         self._model: DenseEmbedder | None = None
 
@@ -127,8 +134,6 @@ class Indexer:
                 emit(ReportLine(source=item.path, status=FAILED, error=item.error))
                 continue
             self._ingest_blob(item, sources.get(str(item.path)), emit)
-            if len(self._pending) >= self.store.batch_size:
-                self._flush(final=False)
         self._flush(final=True)
         if self._model is not None and model_cache.needs_refit(self._model, self.store, self.config.embedding):
             self._model = model_cache.refit_from_store(self.store, self.config.embedding)
@@ -220,7 +225,8 @@ class Indexer:
         base = chunk_metadata(doc, len(chunks))
         for n, text in enumerate(chunks):
             meta = {**base, "chunk_no": n}
-            self._pending.append((f"{doc.doc_id}:{n}", text, meta, model_cache.embed_text(doc.title, text)))
+            self._pending.append(_PendingChunk(f"{doc.doc_id}:{n}", text, meta,
+                                               model_cache.embed_text(doc.title, text)))
         if known is not None and known.n_chunks > len(chunks):
             self.store.delete([f"{doc.doc_id}:{n}" for n in range(len(chunks), known.n_chunks)])
         self._known[doc.doc_id] = _Known(doc.content_hash, doc.file_path, doc.source, len(chunks), base)
@@ -230,13 +236,13 @@ class Indexer:
     def _flush(self, final: bool) -> None:
         cfg = self.config.embedding
         if self._pending:
-            ids = [p[0] for p in self._pending]
-            texts = [p[3] for p in self._pending]
+            ids = [p.chunk_id for p in self._pending]
+            texts = [p.embed_text for p in self._pending]
             if self._model is None:
                 if not final and len(self._pending) < cfg.initial_fit_chunks:
                     return  # keep buffering: the first fit should see a fair sample
                 self._model = model_cache.first_fit(self.store, cfg, ids, texts)
-            self.store.upsert(ids, [p[1] for p in self._pending], [p[2] for p in self._pending],
+            self.store.upsert(ids, [p.text for p in self._pending], [p.meta for p in self._pending],
                               self._model.transform(texts))
             self._pending.clear()
         if self._pending_sources:

@@ -39,7 +39,6 @@ class Store:
     def __init__(self, location: str | os.PathLike | None, cfg: StoreSection):
         self.location = str(location or default_location())
         self.cfg = cfg
-        os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
         try:
             self._client = self._connect()
             self._chunks = self._client.get_or_create_collection(
