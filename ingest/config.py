@@ -8,13 +8,20 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import sys
 import tomllib
 import types
 import typing
 from pathlib import Path
 from typing import Any, Mapping
 
-DEFAULT_CONFIG_PATH = Path(__file__).resolve().parent.parent / "config" / "default.toml"
+
+# The repository's file for a checkout or editable install; the installed copy otherwise.
+_CANDIDATES = (
+    Path(__file__).resolve().parent.parent / "config" / "default.toml",
+    Path(sys.prefix) / "share" / "brainquery" / "default.toml",
+)
+DEFAULT_CONFIG_PATH = next((p for p in _CANDIDATES if p.exists()), _CANDIDATES[0])
 CONFIG_ENV = "BRAINQUERY_CONFIG"
 
 
