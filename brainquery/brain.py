@@ -35,7 +35,7 @@ class Brain:
         """Every stored document, newest source date first, undated last."""
         docs = [{f: meta.get(f) or ("" if f != "source_date" else None) for f in DOCUMENT_FIELDS}
                 for meta in self.store.documents()]
-        docs.sort(key=lambda d: (d["source_date"] is None, d["source_date"] or "", d["source"]))
-        dated = [d for d in docs if d["source_date"]]
-        dated.sort(key=lambda d: d["source_date"], reverse=True)
-        return dated + [d for d in docs if not d["source_date"]]
+        dated = sorted((d for d in docs if d["source_date"]),
+                       key=lambda d: (d["source_date"], d["source"]), reverse=True)
+        undated = sorted((d for d in docs if not d["source_date"]), key=lambda d: d["source"])
+        return dated + undated
