@@ -156,7 +156,6 @@ def find_total(text: str, cfg: InvoiceSection,
     amount in its column just below it. Net totals ("Total HT", "Subtotal") never count."""
     masked = _mask(text, dates)
     blocked = [m.span() for label in cfg.net_total_labels for m in label_pattern(label).finditer(masked)]
-    pattern = amount_pattern(cfg)
     for label in cfg.total_labels:
         for match in label_pattern(label).finditer(masked):
             if any(s < match.end() and match.start() < e for s, e in blocked):
@@ -406,7 +405,6 @@ def find_items(text: str, cfg: InvoiceSection, dates: Sequence[PrintedDate] = ()
     masked = _mask(text, dates)
     excluded = _cue_union(cfg.item_exclude_cues + cfg.total_labels + cfg.net_total_labels)
     model_label = _cue_union(cfg.model_labels)
-    pattern = amount_pattern(cfg)
     items: list[str] = []
     for line in masked.splitlines():
         if excluded.search(line):

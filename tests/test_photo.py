@@ -5,7 +5,7 @@ import dataclasses
 import io
 import logging
 import shutil
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
