@@ -405,6 +405,7 @@ def find_items(text: str, cfg: InvoiceSection, dates: Sequence[PrintedDate] = ()
     masked = _mask(text, dates)
     excluded = _cue_union(cfg.item_exclude_cues + cfg.total_labels + cfg.net_total_labels)
     model_label = _cue_union(cfg.model_labels)
+    pattern = amount_pattern(cfg)
     items: list[str] = []
     for line in masked.splitlines():
         if excluded.search(line):
