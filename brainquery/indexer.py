@@ -235,12 +235,12 @@ class Indexer:
     # ---- writing ----------------------------------------------------------------------
     def _flush(self, final: bool) -> None:
         cfg = self.config.embedding
+        if self._model is None and not final and len(self._pending) < cfg.initial_fit_chunks:
+            return  # keep buffering: the first fit should see a fair sample
         if self._pending:
             ids = [p.chunk_id for p in self._pending]
             texts = [p.embed_text for p in self._pending]
             if self._model is None:
-                if not final and len(self._pending) < cfg.initial_fit_chunks:
-                    return  # keep buffering: the first fit should see a fair sample
                 self._model = model_cache.first_fit(self.store, cfg, ids, texts)
             self.store.upsert(ids, [p.text for p in self._pending], [p.meta for p in self._pending],
                               self._model.transform(texts))
