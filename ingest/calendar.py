@@ -15,7 +15,7 @@ import icalendar
 from dateutil import rrule as dateutil_rrule
 
 from .blob import Blob
-from .dates import make_aware, plausible
+from .dates import make_aware
 from .document import IngestError, ItemFailure
 from .provenance import blob_id, make_document
 from .registry import Context, Item
@@ -66,9 +66,8 @@ class CalendarIngestor:
 
 
 def event_document(blob: Blob, ctx: Context, event: Any, index: int):
-    limits = ctx.config.ingest
     start, all_day, floating = _when(event.get("DTSTART"), ctx)
-    if not plausible(start, ctx.now, limits.min_year, limits.max_future_days):
+    if not ctx.plausible(start):
         start = None
     end = _end(event, start, ctx)
     issued, issued_source = _issued(event)
@@ -76,7 +75,7 @@ def event_document(blob: Blob, ctx: Context, event: Any, index: int):
     if start is None:
         # No usable DTSTART: the issued date is the best the file offers; say so.
         start, date_source, floating = issued, issued_source, False
-        if not plausible(start, ctx.now, limits.min_year, limits.max_future_days):
+        if not ctx.plausible(start):
             start, date_source = None, ""          # make_document takes the provenance date
     summary = _text(event.get("SUMMARY"))
     uid = _text(event.get("UID"))

@@ -19,9 +19,10 @@ from typing import Iterator, Sequence
 
 from .blob import Blob, Parent
 from .config import EmailSection
-from .dates import make_aware, parse_header_date, plausible
+from .dates import make_aware, parse_header_date
 from .document import Document, IngestError, ItemFailure, make_id
 from .html_text import html_to_text
+from .provenance import fallback_date
 from .registry import Context, Item
 
 log = logging.getLogger(__name__)
@@ -93,13 +94,7 @@ def message_documents(
 
     source_date, date_source, floating = _message_date(headers, ctx)
     if source_date is None:
-        if blob.parent is not None and blob.parent.source_date is not None:
-            source_date, date_source, floating = (
-                blob.parent.source_date, "parent_message", blob.parent.date_floating)
-        elif blob.mtime is not None:
-            source_date, date_source = blob.mtime, "file_mtime"
-        else:
-            source_date, date_source = ctx.now, "ingested"
+        source_date, date_source, floating = fallback_date(blob, ctx)
 
     text = message.text
     doc_type, invoice_meta = _message_type(message, subject, cfg, ctx)
@@ -168,7 +163,6 @@ def _wanted(att: Attachment, cfg: EmailSection) -> bool:
 
 def _message_date(headers: Message, ctx: Context):
     """Date header, else the newest Received stamp. (None, "", False) when neither parses."""
-    cfg = ctx.config.ingest
     zone = ctx.floating_zone
     for raw, name in ((headers.get("Date"), "date_header"),
                       (_received_date_text(headers.get_all("Received")), "received_header")):
@@ -176,7 +170,7 @@ def _message_date(headers: Message, ctx: Context):
         if value is None:
             continue
         value, _ = make_aware(value, zone)
-        if plausible(value, ctx.now, cfg.min_year, cfg.max_future_days):
+        if ctx.plausible(value):
             return value, name, floating
     return None, "", False
 

@@ -11,7 +11,7 @@ from typing import Any, Iterator
 
 from .blob import Blob
 from .config import IngestConfig
-from .dates import make_aware, plausible
+from .dates import make_aware
 from .html_text import html_to_text
 from .sniff import magic
 from .provenance import blob_id, make_document
@@ -63,8 +63,7 @@ class NoteIngestor:
         if invoice is not None:
             doc_type = invoice.kind
             meta.update(invoice.meta())
-            if plausible(invoice.invoice_date, ctx.now, config.ingest.min_year,
-                         config.ingest.max_future_days):
+            if ctx.plausible(invoice.invoice_date):
                 date_value, date_source = invoice.invoice_date, invoice.date_source
                 floating = invoice.date_floating
         else:
@@ -129,7 +128,7 @@ def note_date(text: str, name: str, ctx: Context) -> tuple[datetime, str, bool] 
         except ValueError:
             continue
         aware, _ = make_aware(value, ctx.floating_zone)
-        if _plausible(aware, ctx):
+        if ctx.plausible(aware):
             return aware, "filename_date", True
     return None
 
@@ -145,14 +144,10 @@ def _first_plausible(text: str, ctx: Context) -> tuple[datetime, bool] | None:
         line_before = text[text.rfind("\n", 0, found.start) + 1: found.start]
         if any(pattern.search(line_before) for pattern in foreign):
             continue
-        if _plausible(found.value, ctx):
+        if ctx.plausible(found.value):
             return found.value, found.floating
     return None
 
-
-def _plausible(value: datetime, ctx: Context) -> bool:
-    limits = ctx.config.ingest
-    return plausible(value, ctx.now, limits.min_year, limits.max_future_days)
 
 
 def _doc_type(text: str, title: str, config: IngestConfig) -> str:

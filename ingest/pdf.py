@@ -31,7 +31,7 @@ from . import invoice as invoice_module
 from .blob import Blob
 from .classify import doc_type_for_text
 from .config import IngestConfig, PdfSection
-from .dates import make_aware, parse_pdf_date, plausible
+from .dates import make_aware, parse_pdf_date
 from .document import Document, IngestError
 from .printed_dates import find_dates, label_pattern
 from .provenance import blob_id, make_document
@@ -268,7 +268,7 @@ def _source_date(got: _Extracted, info, ctx: Context) -> tuple[datetime | None, 
     ]
     for candidate in candidates:
         value, source, floating = candidate()
-        if plausible(value, ctx.now, cfg.ingest.min_year, cfg.ingest.max_future_days):
+        if ctx.plausible(value):
             return value, source, floating
     return None, "", False
 

@@ -17,7 +17,7 @@ import exifread
 
 from . import ocr
 from .blob import Blob
-from .dates import make_aware, parse_exif_date, plausible
+from .dates import make_aware, parse_exif_date
 from .provenance import blob_id, make_document
 from .registry import Context, Item
 from .sniff import magic
@@ -137,13 +137,12 @@ def exif_date(tags: dict[str, Any], ctx: Context) -> tuple[datetime | None, str,
     (None, "", False) so the provenance fallback applies. Cameras write "0000:00:00"
     for an unset clock and 1970 or 2000 after a battery change; the range check drops
     the first, nothing can tell the second from a real date."""
-    limits = ctx.config.ingest
     for date_tag, offset_tag, source in _DATE_TAGS:
         raw, floating = parse_exif_date(_ascii(tags, date_tag), _ascii(tags, offset_tag))
         if raw is None:
             continue
         value, floating = _aware(raw, floating, ctx)
-        if plausible(value, ctx.now, limits.min_year, limits.max_future_days):
+        if ctx.plausible(value):
             return value, source, floating
     return None, "", False
 
@@ -241,9 +240,8 @@ def _invoice_from(text: str, blob: Blob, ctx: Context):
 
 def _invoice_date(invoice: Any, facts: ExifFacts, ctx: Context) -> tuple[datetime | None, str, bool]:
     """The printed invoice date when it is plausible, else what EXIF said (else fallback)."""
-    limits = ctx.config.ingest
     value = invoice.invoice_date
-    if plausible(value, ctx.now, limits.min_year, limits.max_future_days):
+    if ctx.plausible(value):
         return value, invoice.date_source, invoice.date_floating
     return facts.date, facts.date_source, facts.date_floating
 

@@ -13,7 +13,7 @@ from typing import Iterator, Protocol, Sequence, Union
 
 from .blob import Blob
 from .config import IngestConfig
-from .dates import zone
+from .dates import plausible, zone
 from .document import Document, IngestError, ItemFailure
 
 log = logging.getLogger(__name__)
@@ -33,6 +33,11 @@ class Context:
     @property
     def floating_zone(self):
         return zone(self.config.ingest.floating_timezone)
+
+    def plausible(self, value: datetime | None) -> bool:
+        """Whether a parsed date could be a household document's (not a misparse)."""
+        limits = self.config.ingest
+        return plausible(value, self.now, limits.min_year, limits.max_future_days)
 
 
 class Ingestor(Protocol):
