@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import Any, Callable, NamedTuple, Sequence
 
 from ingest.blob import Blob
-from ingest.document import Document, IngestError, ItemFailure
+from ingest.document import Document, IngestError, ItemFailure, UnsupportedInput
 from ingest.registry import Context, Registry, default_registry
 from ingest.sniff import magic
 from ingest.walk import WalkProblem, iter_inputs
@@ -185,7 +185,8 @@ class Indexer:
                 if len(self._pending) >= self.store.batch_size:
                     self._flush(final=False)
         except IngestError as err:
-            emit(ReportLine(source=path, status=_status_for(err), error=str(err)))
+            status = SKIPPED if isinstance(err, UnsupportedInput) else FAILED
+            emit(ReportLine(source=path, status=status, error=str(err)))
             return None
         except Exception as err:  # a parser bug on one file never stops the run
             log.debug("ingest of %s failed", path, exc_info=True)
@@ -288,10 +289,6 @@ class _Emitter:
         self.summary.lines.append(line)
         if self.on_line is not None:
             self.on_line(line)
-
-
-def _status_for(err: IngestError) -> str:
-    return SKIPPED if "no ingestor reads" in str(err) else FAILED
 
 
 def _stat(blob: Blob) -> dict[str, Any]:

@@ -82,6 +82,10 @@ class IngestError(Exception):
     """A whole input could not be read; the message says which and why."""
 
 
+class UnsupportedInput(IngestError):
+    """No ingestor reads this kind of file (a .docx, a zip): skipped, not broken."""
+
+
 def make_id(*parts: str) -> str:
     """A stable document id from the parts that identify it."""
     digest = hashlib.sha256("\x1f".join(parts).encode("utf-8", "surrogatepass"))

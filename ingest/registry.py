@@ -14,7 +14,7 @@ from typing import Iterator, Protocol, Sequence, Union
 from .blob import Blob
 from .config import IngestConfig
 from .dates import plausible, zone
-from .document import Document, IngestError, ItemFailure
+from .document import Document, ItemFailure, UnsupportedInput
 
 log = logging.getLogger(__name__)
 
@@ -68,7 +68,7 @@ class Registry:
         kind = magic(blob)
         ingestor = self.pick(blob, kind)
         if ingestor is None:
-            raise IngestError(f"{blob.name}: no ingestor reads this kind of file ({kind})")
+            raise UnsupportedInput(f"{blob.name}: no ingestor reads this kind of file ({kind})")
         return ingestor.ingest(blob, ctx)
 
 

@@ -107,3 +107,16 @@ def test_oversized_and_unreadable_files_fail_alone(tmp_path, folder, capsys):
     assert lines["huge.eml"]["status"] == "failed" and "over the 4096-byte limit" in lines["huge.eml"]["error"]
     assert lines["gone.pdf"]["status"] == "failed"
     assert lines["practice.eml"]["status"] == "ingested"
+
+
+def test_a_kind_of_file_nothing_reads_is_skipped_not_failed(tmp_path, folder, capsys):
+    import zipfile
+
+    with zipfile.ZipFile(folder / "spreadsheet.xlsx", "w") as archive:
+        archive.writestr("xl/workbook.xml", "<workbook/>")
+    report = tmp_path / "r.jsonl"
+    code = main(["ingest", str(folder), "--store", str(tmp_path / "s"), "--report", str(report)])
+    lines = {Path(json.loads(l)["source"]).name: json.loads(l) for l in report.read_text().splitlines()}
+    assert code == 0
+    assert lines["spreadsheet.xlsx"]["status"] == "skipped"
+    assert "no ingestor reads this kind of file (zip)" in lines["spreadsheet.xlsx"]["error"]
