@@ -1,6 +1,7 @@
-"""brainquery: ingest a household's mail and folders, list what is stored.
+"""brainquery: ingest a household's mail and folders, ask it questions.
 
     brainquery ingest ~/Mail ~/Documents --report ingest.jsonl
+    brainquery ask "Is Friday a half day?"
     brainquery ls --json
 """
 from __future__ import annotations
@@ -11,6 +12,7 @@ import logging
 import os
 import sys
 from datetime import datetime, timezone
+from pathlib import Path
 from typing import Sequence
 
 from ingest.config import ConfigError
@@ -18,7 +20,11 @@ from ingest.config import ConfigError
 from .brain import Brain
 from .config import load_config
 from .indexer import EXIT_NOTHING_RAN, FAILED, IngestSummary, ReportLine
+from .router import PATTERNS
 from .store import StoreError
+
+
+FIXTURE_QUERIES = Path(__file__).resolve().parent.parent / "fixtures" / "queries.jsonl"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -71,6 +77,91 @@ def cmd_ingest(brain: Brain, args: argparse.Namespace) -> int:
     else:
         print(_summary_text(summary))
     return summary.exit_code
+
+
+def cmd_ask(brain: Brain, args: argparse.Namespace) -> int:
+    """Answer a question from the stored documents, with sources and confidence.
+
+    The question - reads questions from standard input, one per line, and answers each in
+    turn (one JSON object per line with --json). --now pins "today" (YYYY-MM-DD means noon
+    of that day in ingest.floating_timezone), so answers are reproducible.
+
+        brainquery ask "What size is our furnace filter?" --k 3
+        printf 'Is Friday a half day?\nwifi password?\n' | brainquery ask - --json
+    """
+    questions = ([line.strip() for line in sys.stdin if line.strip()] if args.question == "-"
+                 else [args.question])
+    now = _ask_now(brain, args.now)
+    for question in questions:
+        result = brain.ask(question, now=now, k=args.k, pattern=args.pattern)
+        if args.json:
+            print(json.dumps(result.to_dict(), ensure_ascii=False), flush=True)
+        else:
+            print(render_answer(result), flush=True)
+    return 0
+
+
+def cmd_eval(brain: Brain, args: argparse.Namespace) -> int:
+    """Evaluate answers on a question set with gold documents (default fixtures/queries.jsonl).
+
+    The corpus beside the question file (or --corpus) is ingested into the store first
+    (unchanged files are skipped). Prints P@1, R@3, MRR, classifier, answer, stale-warning
+    and abstention accuracy per pattern; --now replaces every question's own clock.
+    """
+    from .evaluate import evaluate, load_queries
+
+    queries_path = Path(args.queries)
+    corpus = Path(args.corpus) if args.corpus else queries_path.parent / "corpus"
+    brain.ingest([corpus], now=args.now)
+    queries = load_queries(queries_path)
+    fixed_now = _ask_now(brain, args.now) if args.now else None
+
+    def ask(question: str, now: datetime, pattern: str | None) -> dict:
+        return brain.ask(question, now=fixed_now or now, k=args.k, pattern=pattern).to_dict()
+
+    report = evaluate(ask, queries, corpus)
+    print(json.dumps(report.to_dict(), ensure_ascii=False) if args.json else report.format_table())
+    return 0
+
+
+def render_answer(result) -> str:
+    """The answer, the confidence message, then the sources with type, date and age."""
+    lines = [f"Q: {result.query}  [{result.pattern}]",
+             f"A: {result.answer if result.answer is not None else '—'}",
+             f"   {result.message} (confidence {result.confidence:.2f})"]
+    if result.conflicts:
+        lines.append("Conflicting answers:")
+        lines += [f"  {c.answer:24} {c.doc_type:14} {(c.source_date or 'undated')[:10]}  {c.title}"
+                  for c in result.conflicts]
+    if result.results:
+        lines.append("Sources:")
+    for n, src in enumerate(result.results, 1):
+        day = (src.source_date or "undated")[:10]
+        age = "" if src.age_days is None else f" ({_age_words(src.age_days)})"
+        where = src.source + (f" [{src.attachment}]" if src.attachment else "")
+        lines.append(f"  {n}. {src.title[:60]} — {src.doc_type}, {day}{age}, score {src.score:.3f}")
+        lines.append(f"     {where}")
+    return "\n".join(lines)
+
+
+def _age_words(days: float) -> str:
+    if days < 1:
+        return "today"
+    for unit, size in (("year", 365.25), ("month", 30.44), ("week", 7.0), ("day", 1.0)):
+        if days >= size:
+            n = int(days // size)
+            return f"{n} {unit}{'s' if n > 1 else ''}"
+    return "today"
+
+
+def _ask_now(brain: Brain, day: datetime | None) -> datetime:
+    """A pinned day means noon there (in the household's zone); else this moment."""
+    if day is None:
+        return datetime.now(timezone.utc).astimezone()
+    from zoneinfo import ZoneInfo
+
+    zone = ZoneInfo(brain.config.ingest.floating_timezone)
+    return datetime(day.year, day.month, day.day, 12, tzinfo=zone)
 
 
 def cmd_ls(brain: Brain, args: argparse.Namespace) -> int:
@@ -149,7 +240,8 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="brainquery", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
-    for name, func, extra in (("ingest", cmd_ingest, _ingest_args), ("ls", cmd_ls, None)):
+    for name, func, extra in (("ingest", cmd_ingest, _ingest_args), ("ask", cmd_ask, _ask_args),
+                              ("eval", cmd_eval, _eval_args), ("ls", cmd_ls, None)):
         p = sub.add_parser(name, parents=[common], help=func.__doc__.splitlines()[0],
                            description=func.__doc__,
                            formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -163,6 +255,20 @@ def _ingest_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("paths", nargs="+", metavar="PATH")
     p.add_argument("--report", metavar="FILE.jsonl",
                    help="write one JSON line per source document")
+
+
+def _ask_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("question", help='the question, or - to read one per line from stdin')
+    p.add_argument("--k", type=int, default=None, help="at most this many sources (default 5)")
+    p.add_argument("--pattern", choices=PATTERNS, help="skip the router: answer as this pattern")
+
+
+def _eval_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("queries", nargs="?", default=str(FIXTURE_QUERIES), metavar="QUERIES",
+                   help="a JSON Lines question set (default fixtures/queries.jsonl)")
+    p.add_argument("--corpus", help="the documents the questions are about "
+                                    "(default: the corpus folder beside QUERIES)")
+    p.add_argument("--k", type=int, default=None)
 
 
 if __name__ == "__main__":

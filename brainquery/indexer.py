@@ -119,6 +119,7 @@ class Indexer:
         self._pending: list[_PendingChunk] = []
         self._pending_sources: list[dict[str, Any]] = []
         self._model: DenseEmbedder | None = None
+        self.changed = False  # anything written: derived query indexes are then out of date
 
     def ingest(self, paths: Sequence[str], progress: bool | None = None,
                on_line: Callable[[ReportLine], None] | None = None) -> IngestSummary:
@@ -137,6 +138,7 @@ class Indexer:
         self._flush(final=True)
         if self._model is not None and model_cache.needs_refit(self._model, self.store, self.config.embedding):
             self._model = model_cache.refit_from_store(self.store, self.config.embedding)
+            self.changed = True
         return summary
 
     # ---- one input --------------------------------------------------------------------
@@ -194,6 +196,7 @@ class Indexer:
             return None
         stale = self._by_file.get(path, set()) - seen
         if stale:
+            self.changed = True
             self.store.delete([f"{doc_id}:{n}" for doc_id in stale
                                for n in range(self._known[doc_id].n_chunks)])
             for doc_id in stale:
@@ -229,6 +232,7 @@ class Indexer:
             self._pending.append(_PendingChunk(f"{doc.doc_id}:{n}", text, meta,
                                                model_cache.embed_text(doc.title, text)))
         if known is not None and known.n_chunks > len(chunks):
+            self.changed = True
             self.store.delete([f"{doc.doc_id}:{n}" for n in range(len(chunks), known.n_chunks)])
         self._known[doc.doc_id] = _Known(doc.content_hash, doc.file_path, doc.source, len(chunks), base)
         self._by_file[doc.file_path].add(doc.doc_id)
@@ -243,6 +247,7 @@ class Indexer:
             texts = [p.embed_text for p in self._pending]
             if self._model is None:
                 self._model = model_cache.first_fit(self.store, cfg, ids, texts)
+            self.changed = True
             self.store.upsert(ids, [p.text for p in self._pending], [p.meta for p in self._pending],
                               self._model.transform(texts))
             self._pending.clear()

@@ -116,6 +116,19 @@ class Store:
                 yield item[0], item[1], item[2] or {}
             offset += len(ids)
 
+    def scan_with_embeddings(self) -> Iterator[tuple[str, str, dict[str, Any], np.ndarray]]:
+        """(id, text, metadata, vector) for every chunk, page by page."""
+        offset = 0
+        while True:
+            page = self._chunks.get(limit=self.batch_size, offset=offset,
+                                    include=["documents", "metadatas", "embeddings"])
+            ids = page["ids"]
+            if not ids:
+                return
+            for item in zip(ids, page["documents"], page["metadatas"], page["embeddings"]):
+                yield item[0], item[1] or "", item[2] or {}, item[3]
+            offset += len(ids)
+
     def documents(self) -> list[dict[str, Any]]:
         """One metadata record per document (its first chunk)."""
         return [meta for _, _, meta in self.scan(where={"chunk_no": 0})]

@@ -23,6 +23,14 @@ _CANDIDATES = (
 )
 DEFAULT_CONFIG_PATH = next((p for p in _CANDIDATES if p.exists()), _CANDIDATES[0])
 CONFIG_ENV = "BRAINQUERY_CONFIG"
+CONFIG_DIR = DEFAULT_CONFIG_PATH.parent
+
+
+def config_file(name: str | os.PathLike) -> Path:
+    """A companion file named in the config (synonyms, labelled queries): absolute, or
+    relative to the folder of the default configuration."""
+    path = Path(name).expanduser()
+    return path if path.is_absolute() else CONFIG_DIR / path
 
 
 class ConfigError(ValueError):

@@ -1,0 +1,283 @@
+"""Asking: route the question, rank documents for the moment it is asked, answer with
+the sentence that answers it, its sources, any conflicting values, and how far to trust it.
+
+The result's dictionary form is a contract read by tools outside the repo
+(`brainquery ask --json`): fields are only ever added.
+"""
+from __future__ import annotations
+
+import dataclasses
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+
+from . import answer as answers
+from .config import Config
+from .decay import time_weight
+from .query_index import QueryIndex
+from .rank import Ranked, Ranker
+from .router import PATTERNS, Route, load_router
+from .scorers import Query
+from .textproc import Analyzer
+
+IDK = "I don't know — nothing in your documents answers this"
+FRESH = "Recent information found"
+POSSIBLY_OUTDATED = "Possibly outdated — check for newer updates"
+STALE = "Stale information — verify with the school or organizer"
+OLD_ENTITY = "Found only in an old document — verify it is still current"
+HISTORICAL = "Historical record found"
+STALE_MESSAGES = (POSSIBLY_OUTDATED, STALE, OLD_ENTITY)
+
+
+def is_stale_message(message: str) -> bool:
+    return message.startswith(STALE_MESSAGES)
+
+
+@dataclasses.dataclass(frozen=True)
+class Conflict:
+    answer: str
+    source: str
+    doc_type: str
+    source_date: str | None
+    title: str = ""
+    attachment: str = ""
+
+
+@dataclasses.dataclass(frozen=True)
+class Source:
+    source: str
+    message_id: str
+    title: str
+    doc_type: str
+    source_date: str | None
+    date_source: str
+    score: float
+    scores: dict[str, float]
+    snippet: str
+    attachment: str
+    doc_id: str
+    age_days: float | None
+
+
+@dataclasses.dataclass(frozen=True)
+class AskResult:
+    query: str
+    now: str
+    pattern: str
+    pattern_scores: dict[str, float]
+    answer: str | None
+    confidence: float
+    message: str
+    conflicts: list[Conflict]
+    halting: dict[str, Any]
+    results: list[Source]
+    recency: float = 0.0
+    window: dict[str, str] | None = None
+    cues: tuple[str, ...] = ()
+    coverage: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        out = dataclasses.asdict(self)
+        out["cues"] = list(self.cues)
+        return out
+
+
+class Asker:
+    """Everything a question needs, loaded once: ask many questions in one process."""
+
+    def __init__(self, index: QueryIndex, config: Config):
+        self.index = index
+        self.config = config
+        self.analyzer = Analyzer(config.text)
+        self.router = load_router(config.router)
+        self.ranker = Ranker(index, config)
+        bm25 = index.bm25
+        self._max_idf = float(np.max(bm25.idf_)) if len(bm25.idf_) else 1.0
+
+    def ask(self, question: str, now: datetime, k: int | None = None,
+            pattern: str | None = None) -> AskResult:
+        if now.tzinfo is None:
+            raise ValueError("ask needs a timezone-aware `now`")
+        k = k or self.config.scoring.default_k
+        route = self.router.route(question, now, pattern)
+        query = self._prepare(question, route, now)
+        ranked, halting = self.ranker.rank(query, k)
+        term_weights = dict(query.terms)
+        results = [self._source(r, term_weights) for r in ranked]
+        base = dict(query=question, now=now.isoformat(), pattern=route.pattern,
+                    pattern_scores={p: round(float(route.scores[p]), 4) for p in PATTERNS},
+                    halting={"stage": halting.stage, "reason": halting.reason}, results=results,
+                    recency=round(route.recency, 4), cues=route.cues,
+                    window=None if route.window is None else {
+                        "start": route.window.start.isoformat(), "end": route.window.end.isoformat(),
+                        "kind": route.window.kind, "text": route.window.text})
+        top_cover = self._coverage(question, ranked[0].doc) if ranked else 0.0
+        top_cosine = float(query.cosine_all[ranked[0].chunk]) if ranked else 0.0
+        cfg = self.config.confidence
+        if not ranked or top_cover < cfg.min_coverage or top_cosine < cfg.min_dense:
+            return AskResult(answer=None, confidence=0.0, message=IDK, conflicts=[],
+                             coverage=round(top_cover, 4), **base)
+
+        kind = answers.expected_kind(question, self.config.answer)
+        top = ranked[0]
+        extract = self._extract(top.doc, kind, term_weights)
+        conflicts = self._conflicts(question, ranked, extract, kind, term_weights)
+        message, staleness = self._message(route, top)
+        if conflicts:
+            message = f"{message}. {_conflict_summary(conflicts)}"
+        margin = (top.score - ranked[1].score) / top.score if len(ranked) > 1 and top.score > 0 else 1.0
+        confidence = (top_cover
+                      * (0.5 + 0.5 * min(1.0, margin / cfg.margin_scale))
+                      * (1.0 - cfg.freshness_weight * staleness))
+        return AskResult(answer=extract.text or None, confidence=round(float(confidence), 4),
+                         message=message, conflicts=conflicts, coverage=round(top_cover, 4), **base)
+
+    # ---- the question ---------------------------------------------------------------
+    def _prepare(self, question: str, route: Route, now: datetime) -> Query:
+        index, scoring = self.index, self.config.scoring
+        terms = self.analyzer.query_terms(question)
+        bm25_all = index.bm25.scores(terms) if index.n_chunks else np.zeros(0)
+        if index.dense is not None and index.n_chunks:
+            qvec = index.dense.transform_query(question, terms)
+            cosine_all = index.embeddings @ qvec
+        else:
+            cosine_all = np.zeros(index.n_chunks, dtype=np.float32)
+        top_bm25 = float(bm25_all.max()) if bm25_all.size else 0.0
+        bm25_norm = bm25_all / top_bm25 if top_bm25 > 0 else np.zeros_like(bm25_all)
+        hybrid = scoring.alpha * bm25_norm + scoring.beta * 0.5 * (1.0 + cosine_all)
+        return Query(text=question, route=route, now=now.timestamp(), terms=terms,
+                     bm25_all=bm25_all, cosine_all=np.asarray(cosine_all, dtype=np.float64),
+                     hybrid_all=hybrid)
+
+    # ---- documents ------------------------------------------------------------------
+    def _doc_text(self, doc: int) -> str:
+        index = self.index
+        rows = np.flatnonzero(index.chunk_doc == doc)
+        rows = rows[np.argsort(index.chunk_no[rows])]
+        title = str(index.docs[doc].get("title", ""))
+        body = "\n".join(_drop_overlap([index.chunk_texts[i] for i in rows]))
+        return f"{title}\n{body}" if title else body
+
+    def _coverage(self, question: str, doc: int) -> float:
+        base, alternatives = self._term_groups(question)
+        tokens = set(self.analyzer.tokens(self._doc_text(doc)))
+        return answers.coverage(base, self._idf, alternatives, tokens)
+
+    def _term_groups(self, question: str) -> tuple[list[str], dict[str, set[str]]]:
+        """The question's own terms and, for each, the synonyms that may stand in for it.
+        Synonyms of a phrase ("half day" ~ "early release") stand in for each word of it."""
+        terms = self.analyzer.query_terms(question)
+        base = list(dict.fromkeys(t for t, w in terms if w >= 1.0))
+        expanded = {t for t, w in terms if w < 1.0}
+        alternatives: dict[str, set[str]] = {}
+        own: set[str] = set()
+        for term in base:
+            alts = {t for t, w in self.analyzer.query_terms(term) if w < 1.0}
+            alternatives[term] = alts
+            own |= alts
+        phrase = expanded - own
+        if phrase:
+            for term in base:
+                if not alternatives[term]:
+                    alternatives[term] = set(phrase)
+        return base, alternatives
+
+    def _idf(self, term: str) -> float:
+        col = self.index.bm25.vocab_.get(term)
+        return float(self.index.bm25.idf_[col]) if col is not None else self._max_idf
+
+    def _extract(self, doc: int, kind: str | None, term_weights: dict[str, float]) -> answers.Extract:
+        return answers.extract(self._doc_text(doc), kind, term_weights, self.analyzer.tokens,
+                               self.config.answer)
+
+    def _conflicts(self, question: str, ranked: list[Ranked], top_extract: answers.Extract,
+                   kind: str | None, term_weights: dict[str, float]) -> list[Conflict]:
+        """Relevant documents that give another value of the expected kind, with the top
+        document's: newest first. Never drops the older value silently."""
+        if kind is None or top_extract.value is None:
+            return []
+        cfg = self.config.answer
+        top = ranked[0]
+        found: dict[str, tuple[Ranked, answers.Extract]] = {top_extract.value: (top, top_extract)}
+        for other in ranked[1:]:
+            if other.relevance < cfg.conflict_relevance * top.relevance:
+                continue
+            if self._coverage(question, other.doc) < self.config.confidence.min_coverage:
+                continue
+            ext = self._extract(other.doc, kind, term_weights)
+            if ext.value is None:
+                continue
+            known = found.get(ext.value)
+            if known is None or _epoch(self.index, other.doc) > _epoch(self.index, known[0].doc):
+                found[ext.value] = (other, ext)
+        if len(found) < 2:
+            return []
+        entries = sorted(found.values(), key=lambda pair: _epoch(self.index, pair[0].doc), reverse=True)
+        out = []
+        for ranked_doc, ext in entries[:cfg.max_conflicts]:
+            meta = self.index.docs[ranked_doc.doc]
+            out.append(Conflict(answer=ext.value or ext.text, source=str(meta.get("source", "")),
+                                doc_type=str(meta.get("doc_type", "")),
+                                source_date=meta.get("source_date") or None,
+                                title=str(meta.get("title", "")),
+                                attachment=str(meta.get("attachment", ""))))
+        return out
+
+    def _message(self, route: Route, top: Ranked) -> tuple[str, float]:
+        """The confidence message for the top document, and its staleness in [0, 1]."""
+        index, cfg = self.index, self.config.confidence
+        meta = index.docs[top.doc]
+        age = top.age_days
+        if route.pattern == "historical":
+            return HISTORICAL, 0.0
+        if route.pattern == "logistical":
+            if np.isnan(age) or age > cfg.stale_days:
+                return (STALE, 1.0) if not np.isnan(age) else (POSSIBLY_OUTDATED, 0.5)
+            return (FRESH, 0.0) if age <= cfg.fresh_days else (POSSIBLY_OUTDATED, 0.5)
+        model = dataclasses.replace(self.config.time.entity, recency_blend=False, cutoff_days=0.0)
+        doc_type = index.doc_type[[top.doc]]
+        raw = time_weight(model, np.array([age]), doc_type, index.type_names, 1.0, np.ones(1, bool))[0]
+        floor = model.floor_by_type.get(index.type_names[doc_type[0]], model.floor)
+        if np.isnan(age) or raw <= floor + 1e-9:
+            return OLD_ENTITY, 1.0
+        date = str(meta.get("source_date") or "")[:10]
+        return f"Found in {str(meta.get('doc_type', 'document')).replace('_', ' ')} from {date}", 0.0
+
+    def _source(self, ranked: Ranked, term_weights: dict[str, float]) -> Source:
+        meta = self.index.docs[ranked.doc]
+        return Source(
+            source=str(meta.get("source", "")), message_id=str(meta.get("message_id", "")),
+            title=str(meta.get("title", "")), doc_type=str(meta.get("doc_type", "")),
+            source_date=meta.get("source_date") or None, date_source=str(meta.get("date_source", "")),
+            score=round(ranked.score, 6), scores={k: round(v, 6) for k, v in ranked.parts.items()},
+            snippet=answers.snippet(self.index.chunk_texts[ranked.chunk], term_weights,
+                                    self.analyzer.tokens, self.config.answer.snippet_chars),
+            attachment=str(meta.get("attachment", "")), doc_id=str(meta.get("doc_id", "")),
+            age_days=None if np.isnan(ranked.age_days) else round(ranked.age_days, 2))
+
+
+def _epoch(index: QueryIndex, doc: int) -> float:
+    value = index.doc_epoch[doc]
+    return float("-inf") if np.isnan(value) else float(value)
+
+
+def _conflict_summary(conflicts: list[Conflict]) -> str:
+    first, *rest = conflicts
+    parts = [f"Latest ({(first.source_date or 'undated')[:7]}): {first.answer}"]
+    parts += [f"earlier ({(c.source_date or 'undated')[:7]}): {c.answer}" for c in rest]
+    return "; ".join(parts)
+
+
+def _drop_overlap(texts: list[str]) -> list[str]:
+    """Chunks overlap by design; for reading a whole document, trim the repeated head."""
+    out: list[str] = []
+    for text in texts:
+        if out:
+            tail = out[-1][-400:]
+            for size in range(min(len(tail), len(text)), 20, -1):
+                if text.startswith(tail[-size:]):
+                    text = text[size:]
+                    break
+        out.append(text)
+    return out

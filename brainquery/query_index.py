@@ -1,0 +1,265 @@
+"""The in-memory side of the store that questions are scored against.
+
+Chroma stays the single source of truth; this is a cache rebuilt from it: per chunk the
+text, its dense vector and its document; per document the date, type and (for calendar
+events) every occurrence; the BM25 matrix and the evidence graph. A Chroma query with a
+`where` filter costs tens of milliseconds while a numpy pass over 100,000 rows costs a few,
+so time windows and type masks are applied here, in numpy.
+
+The cache is keyed by a fingerprint the collection records (like the embedding model):
+an ingest that writes anything marks it dirty first and publishes a new one when done, so
+a crash in between, another machine writing to a shared server, or a deleted cache all
+lead to a rebuild from the collection, never to answers from stale arrays.
+"""
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import logging
+import pickle
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ingest.calendar import expand_occurrences
+from ingest.document import DOC_TYPES
+
+from . import model_cache
+from .bm25 import SparseBM25
+from .config import Config
+from .embedding import DenseEmbedder
+from .evidence import EvidenceGraph
+from .store import Store
+from .textproc import Analyzer
+
+log = logging.getLogger(__name__)
+STATE_KEY = "query_index"
+INDEX_FILE = "query_index.pkl"
+DIRTY = "dirty"
+_FORMAT = 1
+# The metadata keys that name who a document's voice belongs to, most specific first:
+# near-duplicates from one voice (a monthly bill, a weekly newsletter) are one piece of
+# evidence, not many.
+GROUP_KEYS = ("list_id", "invoice_vendor", "from", "pdf_author", "organizer")
+# Recurring events are expanded this far from their first occurrence.
+OCCURRENCE_HORIZON_DAYS = 3660
+
+
+@dataclasses.dataclass
+class QueryIndex:
+    fingerprint: str
+    chunk_ids: np.ndarray          # str, one per chunk
+    chunk_doc: np.ndarray          # int32: the document row of each chunk
+    chunk_no: np.ndarray           # int32
+    chunk_texts: list[str]
+    embeddings: np.ndarray         # float32 (n_chunks, dims), L2-normalised
+    docs: list[dict[str, Any]]     # one metadata record per document
+    doc_epoch: np.ndarray          # float64 seconds; NaN = undated
+    doc_type: np.ndarray           # int16 code into type_names
+    doc_cancelled: np.ndarray      # bool: a cancelled calendar event
+    type_names: tuple[str, ...]
+    occ_doc: np.ndarray            # int32: calendar occurrences (document row ...
+    occ_start: np.ndarray          # ... start and end, float64 seconds)
+    occ_end: np.ndarray
+    bm25: SparseBM25
+    graph: EvidenceGraph
+    dense: DenseEmbedder | None
+
+    @property
+    def n_chunks(self) -> int:
+        return len(self.chunk_ids)
+
+    @property
+    def n_docs(self) -> int:
+        return len(self.docs)
+
+
+def open_index(store: Store, config: Config) -> QueryIndex:
+    """The store's query index: from the cache when it matches the collection, else rebuilt."""
+    recorded = store.state().get(STATE_KEY)
+    if recorded and recorded != DIRTY:
+        cached = _load(store.cache_dir / INDEX_FILE, config)
+        if cached is not None and cached.fingerprint == recorded:
+            return cached
+    log.info("query index missing or stale; rebuilding from the store")
+    return rebuild(store, config)
+
+
+def mark_dirty(store: Store) -> str | None:
+    """Say the index is out of date before writing; returns the key that was recorded."""
+    previous = store.state().get(STATE_KEY)
+    store.set_state(**{STATE_KEY: DIRTY})
+    return previous
+
+
+def restore(store: Store, previous: str | None) -> None:
+    """Nothing was written after all: the recorded index is still good."""
+    store.set_state(**{STATE_KEY: previous or DIRTY})
+
+
+def rebuild(store: Store, config: Config) -> QueryIndex:
+    index = build(store, config)
+    path = store.cache_dir / INDEX_FILE
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    with open(tmp, "wb") as fh:
+        pickle.dump({"format": _FORMAT, "config": _config_key(config), "index": index}, fh,
+                    protocol=pickle.HIGHEST_PROTOCOL)
+    tmp.replace(path)
+    store.set_state(**{STATE_KEY: index.fingerprint})
+    return index
+
+
+def build(store: Store, config: Config) -> QueryIndex:
+    ids, texts, metas, vectors = [], [], [], []
+    for chunk_id, text, meta, vector in store.scan_with_embeddings():
+        ids.append(chunk_id)
+        texts.append(text or "")
+        metas.append(meta)
+        vectors.append(vector)
+    order = sorted(range(len(ids)), key=ids.__getitem__)
+    ids = [ids[i] for i in order]
+    texts = [texts[i] for i in order]
+    metas = [metas[i] for i in order]
+    dims = config.embedding.dims
+    embeddings = (np.asarray([vectors[i] for i in order], dtype=np.float32).reshape(len(ids), dims)
+                  if ids else np.zeros((0, dims), dtype=np.float32))
+
+    doc_rows: dict[str, int] = {}
+    docs: list[dict[str, Any]] = []
+    chunk_doc = np.empty(len(ids), dtype=np.int32)
+    for i, meta in enumerate(metas):
+        doc_id = str(meta.get("doc_id") or ids[i].rsplit(":", 1)[0])
+        row = doc_rows.get(doc_id)
+        if row is None:
+            row = doc_rows[doc_id] = len(docs)
+            docs.append(meta)
+        chunk_doc[i] = row
+    chunk_no = np.asarray([int(m.get("chunk_no", 0)) for m in metas], dtype=np.int32)
+
+    type_names = tuple(DOC_TYPES) + tuple(sorted({str(d.get("doc_type")) for d in docs} - set(DOC_TYPES)))
+    type_code = {name: code for code, name in enumerate(type_names)}
+    undated_sources = set(config.scoring.undated_date_sources)
+    doc_epoch = np.array([
+        float(d["source_epoch"]) if "source_epoch" in d and d.get("date_source") not in undated_sources
+        else np.nan for d in docs], dtype=np.float64)
+    doc_type = np.array([type_code[str(d.get("doc_type"))] for d in docs], dtype=np.int16)
+    doc_cancelled = np.array([str(d.get("status", "")).upper() == "CANCELLED" for d in docs], dtype=bool)
+    occ_doc, occ_start, occ_end = _occurrences(docs, doc_epoch, config)
+
+    analyzer = Analyzer(config.text)
+    full_texts = [model_cache.embed_text(str(m.get("title", "")), t) for m, t in zip(metas, texts)]
+    bm25 = SparseBM25(config.bm25).fit([analyzer.tokens(t) for t in full_texts])
+    graph = EvidenceGraph(config.graph).fit([analyzer.words(t) for t in full_texts],
+                                            [_group(m) for m in metas])
+    dense = model_cache.open_model(store, config.embedding) if ids else None
+
+    return QueryIndex(
+        fingerprint=_fingerprint(ids, metas, dense), chunk_ids=np.asarray(ids, dtype=object),
+        chunk_doc=chunk_doc, chunk_no=chunk_no, chunk_texts=texts, embeddings=embeddings,
+        docs=docs, doc_epoch=doc_epoch, doc_type=doc_type, doc_cancelled=doc_cancelled,
+        type_names=type_names, occ_doc=occ_doc, occ_start=occ_start, occ_end=occ_end,
+        bm25=bm25, graph=graph, dense=dense)
+
+
+def _group(meta: dict[str, Any]) -> str:
+    for key in GROUP_KEYS:
+        value = str(meta.get(key) or "").strip().lower()
+        if value:
+            return f"{key}:{_address(value)}"
+    return f"doc:{meta.get('doc_id', '')}"
+
+
+def _address(value: str) -> str:
+    """The address inside 'Name <addr>' (display names vary from message to message)."""
+    if "<" in value and ">" in value:
+        return value[value.rindex("<") + 1:value.rindex(">")]
+    return value
+
+
+def _occurrences(docs: list[dict[str, Any]], doc_epoch: np.ndarray, config: Config
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every occurrence of every calendar event as (document row, start, end) seconds."""
+    rows, starts, ends = [], [], []
+    for row, doc in enumerate(docs):
+        if doc.get("doc_type") != "calendar_event" or np.isnan(doc_epoch[row]):
+            continue
+        start = datetime.fromtimestamp(doc_epoch[row], tz=timezone.utc)
+        duration = _duration(doc, start)
+        occurrences = [start]
+        if doc.get("rrule"):
+            occurrences = _expand(doc, start, config) or [start]
+        for occ in occurrences:
+            rows.append(row)
+            starts.append(occ.timestamp())
+            ends.append((occ + duration).timestamp())
+    return (np.asarray(rows, dtype=np.int32), np.asarray(starts, dtype=np.float64),
+            np.asarray(ends, dtype=np.float64))
+
+
+def _duration(doc: dict[str, Any], start: datetime) -> timedelta:
+    end = _parse_iso(doc.get("event_end"))
+    if end is not None and not isinstance(end, datetime):   # an all-day DTEND
+        end = datetime(end.year, end.month, end.day, tzinfo=start.tzinfo)
+    if end is None or end <= start:
+        return timedelta(days=1) if doc.get("all_day") else timedelta(0)
+    return end - start
+
+
+def _expand(doc: dict[str, Any], start: datetime, config: Config) -> list[datetime]:
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    try:
+        zone = ZoneInfo(str(doc.get("tzid"))) if doc.get("tzid") else timezone.utc
+    except (ZoneInfoNotFoundError, ValueError):
+        zone = timezone.utc
+    local_start = start.astimezone(zone)
+    exdates = [d for d in (_parse_iso(x) for x in str(doc.get("exdates") or "").split(",")) if d]
+    half = OCCURRENCE_HORIZON_DAYS // 2
+    try:
+        return expand_occurrences(local_start, str(doc["rrule"]), local_start + timedelta(days=half),
+                                  half, config.ingest.calendar.max_occurrences * 4, exdates)
+    except ValueError:
+        return []
+
+
+def _parse_iso(value: Any):
+    from datetime import date
+
+    if not value:
+        return None
+    text = str(value)
+    try:
+        if len(text) == 10:
+            return date.fromisoformat(text)
+        parsed = datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=timezone.utc)
+
+
+def _fingerprint(ids: list[str], metas: list[dict[str, Any]], dense: DenseEmbedder | None) -> str:
+    digest = hashlib.sha256(str(len(ids)).encode())
+    for chunk_id, meta in zip(ids, metas):
+        digest.update(f"{chunk_id}\x1f{meta.get('content_hash', '')}\x1e".encode())
+    digest.update((dense.fingerprint_ if dense is not None else "").encode())
+    return digest.hexdigest()[:16]
+
+
+def _config_key(config: Config) -> str:
+    """Index settings that change the cached arrays: another config means a rebuild."""
+    parts = (config.text, config.bm25, config.graph, config.embedding, config.scoring.undated_date_sources)
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
+
+
+def _load(path: Path, config: Config) -> QueryIndex | None:
+    try:
+        with open(path, "rb") as fh:
+            data = pickle.load(fh)
+    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError):
+        return None
+    if not isinstance(data, dict) or data.get("format") != _FORMAT or data.get("config") != _config_key(config):
+        return None
+    return data.get("index")

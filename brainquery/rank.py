@@ -1,0 +1,120 @@
+"""Candidates, scores and early halting: from a prepared question to ranked documents.
+
+final = (alpha*bm25 + beta*dense + gamma*graph + delta*ppr) * time * type_weight
+
+Candidates come from the hybrid of BM25 and dense over every chunk (a sparse product and
+one matrix-vector product), plus every calendar event that falls in a day the question
+names. Stages widen the candidate set (30, 60, 100 chunks) until the top document leads by
+a clear margin and the rest of the top agrees with it.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from .config import Config
+from .query_index import QueryIndex
+from .scorers import (BM25Scorer, CentralityScorer, DenseScorer, PageRankScorer, Query,
+                      TimeScorer, TypeScorer)
+
+PARTS = ("bm25", "dense", "graph", "ppr", "decay", "type_weight")
+
+
+@dataclasses.dataclass(frozen=True)
+class Ranked:
+    """One document: its best chunk, its score and every part of it."""
+    doc: int                 # document row in the index
+    chunk: int               # best chunk row
+    score: float
+    relevance: float         # the weighted sum before time and type weights
+    parts: dict[str, float]
+    age_days: float          # NaN when undated
+
+
+@dataclasses.dataclass(frozen=True)
+class Halting:
+    stage: int               # candidates considered
+    reason: str
+
+
+class Ranker:
+    def __init__(self, index: QueryIndex, config: Config):
+        self.index = index
+        self.config = config
+        scoring = config.scoring
+        self.relevance_parts = (
+            (BM25Scorer(), scoring.alpha), (DenseScorer(), scoring.beta),
+            (CentralityScorer(index), scoring.gamma), (PageRankScorer(index, scoring.ppr_seeds), scoring.delta))
+        self.time = TimeScorer(index, config)
+        self.types = TypeScorer(index, config)
+
+    def rank(self, query: Query, k: int) -> tuple[list[Ranked], Halting]:
+        index, scoring = self.index, self.config.scoring
+        if index.n_chunks == 0:
+            return [], Halting(0, "the store is empty")
+        forced = self._window_events(query)
+        ranked: list[Ranked] = []
+        halting = Halting(0, "no candidates")
+        previous = 0
+        for stage in scoring.stages:
+            size = min(stage, index.n_chunks)
+            if size <= previous and ranked:
+                break
+            previous = size
+            candidates = np.union1d(_top(query.hybrid_all, size), forced)
+            ranked = self._score(query, candidates, max(k, scoring.halt_top_k))
+            reason = self._halt_reason(ranked)
+            halting = Halting(stage, reason or f"widened to {stage}: no clear leader")
+            if reason:
+                break
+        return ranked[:k], halting
+
+    def _score(self, query: Query, candidates: np.ndarray, keep: int) -> list[Ranked]:
+        parts = {scorer.name: scorer.score(query, candidates) for scorer, _ in self.relevance_parts}
+        relevance = sum(weight * parts[scorer.name] for scorer, weight in self.relevance_parts)
+        parts["decay"] = self.time.score(query, candidates, relevance)
+        parts["type_weight"] = self.types.score(query, candidates)
+        final = relevance * parts["decay"] * parts["type_weight"]
+        ages = self.time.ages(query, candidates)
+
+        # Per document, its best chunk wins.
+        docs = self.index.chunk_doc[candidates]
+        order = np.lexsort((-final, docs))
+        first = np.ones(order.size, dtype=bool)
+        first[1:] = docs[order][1:] != docs[order][:-1]
+        best = order[first]
+        best = best[np.argsort(-final[best], kind="stable")][:keep]
+        return [Ranked(doc=int(docs[i]), chunk=int(candidates[i]), score=float(final[i]),
+                       relevance=float(relevance[i]),
+                       parts={name: float(parts[name][i]) for name in PARTS},
+                       age_days=float(ages[i])) for i in best]
+
+    def _halt_reason(self, ranked: list[Ranked]) -> str:
+        scoring = self.config.scoring
+        if len(ranked) < 2:
+            return "one candidate document" if ranked else ""
+        top, second = ranked[0].score, ranked[1].score
+        margin = (top - second) / top if top > 0 else 0.0
+        vectors = self.index.embeddings[[r.chunk for r in ranked[:scoring.halt_top_k]]]
+        agreeing = vectors[1:] @ vectors[0] >= scoring.agreement_cosine
+        agreement = float(agreeing.mean()) if agreeing.size else 1.0
+        if margin >= scoring.halt_margin and agreement >= scoring.halt_agreement:
+            return f"margin {margin:.2f} and agreement {agreement:.2f} passed"
+        return ""
+
+    def _window_events(self, query: Query) -> np.ndarray:
+        """Chunks of calendar events with an occurrence inside the day or range named."""
+        window, index = query.route.window, self.index
+        if window is None or window.kind not in ("day", "range") or not index.occ_doc.size:
+            return np.zeros(0, dtype=np.int64)
+        lo, hi = window.start.timestamp(), window.end.timestamp()
+        inside = (index.occ_start < hi) & (index.occ_end >= lo)
+        docs = np.unique(index.occ_doc[inside])
+        return np.flatnonzero(np.isin(index.chunk_doc, docs))
+
+
+def _top(values: np.ndarray, n: int) -> np.ndarray:
+    if n >= values.size:
+        return np.arange(values.size)
+    return np.argpartition(-values, n - 1)[:n]

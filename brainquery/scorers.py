@@ -1,0 +1,152 @@
+"""The scorers: one interface, one small class per signal.
+
+Each takes the query (with everything computed once per question) and an array of
+candidate chunk rows, and returns one float per candidate. No scorer loops over documents
+in Python and none has side effects.
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Protocol
+
+import numpy as np
+
+from .config import Config
+from .decay import SECONDS_PER_DAY, period_weight, per_type, time_weight
+from .query_index import QueryIndex
+from .router import Route
+
+
+@dataclasses.dataclass
+class Query:
+    """One question, prepared: the route, its terms, the scores that cover every chunk."""
+    text: str
+    route: Route
+    now: float                       # epoch seconds
+    terms: list[tuple[str, float]]
+    bm25_all: np.ndarray             # raw BM25 of every chunk
+    cosine_all: np.ndarray           # dense cosine of every chunk
+    hybrid_all: np.ndarray           # candidate generation: normalised BM25 + dense
+    ppr_all: np.ndarray | None = None
+
+
+class Scorer(Protocol):
+    name: str
+
+    def score(self, query: Query, candidates: np.ndarray) -> np.ndarray: ...
+
+
+def _max_normalised(values: np.ndarray) -> np.ndarray:
+    top = float(values.max()) if values.size else 0.0
+    return values / top if top > 0 else np.zeros_like(values)
+
+
+class BM25Scorer:
+    """BM25Okapi, normalised by its max over the candidates."""
+    name = "bm25"
+
+    def score(self, query: Query, candidates: np.ndarray) -> np.ndarray:
+        return _max_normalised(query.bm25_all[candidates])
+
+
+class DenseScorer:
+    """The query's cosine with each chunk in the TF-IDF -> SVD space, as (1 + cos) / 2."""
+    name = "dense"
+
+    def score(self, query: Query, candidates: np.ndarray) -> np.ndarray:
+        return 0.5 * (1.0 + query.cosine_all[candidates])
+
+
+class CentralityScorer:
+    """Corroboration: weighted degree in the evidence graph (near-duplicates collapsed)."""
+    name = "graph"
+
+    def __init__(self, index: QueryIndex):
+        self.centrality = np.asarray(index.graph.centrality_, dtype=np.float64)
+
+    def score(self, query: Query, candidates: np.ndarray) -> np.ndarray:
+        return self.centrality[candidates] if self.centrality.size else np.zeros(len(candidates))
+
+
+class PageRankScorer:
+    """Personalised PageRank seeded by the top hybrid hits: reaches documents that the
+    question's words miss but that the hits link to (the roofer's invoice from the email
+    that names the roofer)."""
+    name = "ppr"
+
+    def __init__(self, index: QueryIndex, seeds: int):
+        self.graph = index.graph
+        self.seeds = seeds
+
+    def score(self, query: Query, candidates: np.ndarray) -> np.ndarray:
+        if query.ppr_all is None:
+            hybrid = query.hybrid_all
+            n = min(self.seeds, hybrid.size)
+            if n == 0:
+                return np.zeros(len(candidates))
+            top = np.argpartition(-hybrid, n - 1)[:n]
+            query.ppr_all = np.asarray(self.graph.ppr(top, hybrid[top]), dtype=np.float64)
+        return _max_normalised(query.ppr_all[candidates])
+
+
+class TimeScorer:
+    """The time weight: per-pattern decay with per-type half-lives and floors, a period
+    window when the question names one, the logistical soft cutoff."""
+    name = "decay"
+
+    def __init__(self, index: QueryIndex, config: Config):
+        self.index = index
+        self.config = config
+
+    def ages(self, query: Query, candidates: np.ndarray) -> np.ndarray:
+        """|now - date| in days per candidate; for a calendar event the distance from its
+        nearest occurrence to now, or to the named day or range."""
+        index = self.index
+        docs = index.chunk_doc[candidates]
+        epoch = index.doc_epoch[docs]
+        age = np.abs(query.now - epoch) / SECONDS_PER_DAY
+        if not index.occ_doc.size:
+            return age
+        window = query.route.window
+        if window is not None and window.kind in ("day", "range"):
+            lo, hi = window.start.timestamp(), window.end.timestamp()
+        else:
+            lo = hi = query.now
+        # Distance between [lo, hi] and each occurrence [start, end]: 0 when they overlap.
+        gap = np.maximum(index.occ_start - hi, 0.0) + np.maximum(lo - index.occ_end, 0.0)
+        nearest = np.full(index.n_docs, np.inf)
+        np.minimum.at(nearest, index.occ_doc, gap / SECONDS_PER_DAY)
+        event_age = nearest[docs]
+        return np.where(np.isfinite(event_age), event_age, age)
+
+    def score(self, query: Query, candidates: np.ndarray, relevance: np.ndarray | None = None
+              ) -> np.ndarray:
+        index, route = self.index, query.route
+        docs = index.chunk_doc[candidates]
+        window = route.window
+        if window is not None and window.kind in ("period", "since"):
+            end = window.end.timestamp() if window.kind == "period" else np.inf
+            weight = period_weight(self.config.time.period, index.doc_epoch[docs],
+                                   window.start.timestamp(), end)
+        else:
+            model = getattr(self.config.time, route.pattern)
+            relevant = (np.ones(len(candidates), dtype=bool) if relevance is None
+                        else relevance >= self.config.scoring.relevant_share * relevance.max())
+            weight = time_weight(model, self.ages(query, candidates), index.doc_type[docs],
+                                 index.type_names, route.recency, relevant)
+        cancelled = index.doc_cancelled[docs]
+        return np.where(cancelled, weight * self.config.scoring.cancelled_factor, weight)
+
+
+class TypeScorer:
+    """How much each kind of document counts for this pattern of question."""
+    name = "type_weight"
+
+    def __init__(self, index: QueryIndex, config: Config):
+        cfg = config.type_weight
+        self.index = index
+        self.tables = {pattern: per_type(getattr(cfg, pattern), cfg.default, index.type_names)
+                       for pattern in ("logistical", "entity", "historical")}
+
+    def score(self, query: Query, candidates: np.ndarray) -> np.ndarray:
+        return self.tables[query.route.pattern][self.index.doc_type[self.index.chunk_doc[candidates]]]
