@@ -61,8 +61,12 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
     _, spans = _compiled(cfg)
     span = spans.get(kind) if kind else None
     scores = np.array([_sentence_score(s, term_weights, tokenize) for s in sentences])
-    has_span = np.array([bool(span and span.search(s)) for s in sentences])
-    scores = scores + cfg.kind_bonus * has_span * (scores > 0)
+    found = [_longest(span, s) if span else None for s in sentences]
+    has_span = np.array([f is not None for f in found])
+    # Among equally good sentences the one with the most specific span wins ("16x25x4"
+    # over "16x25").
+    specificity = np.array([len(f) if f else 0 for f in found]) / 1000.0
+    scores = scores + (cfg.kind_bonus * has_span + specificity) * (scores > 0)
     best = int(np.argmax(scores))
     chosen = [best]
     for i in np.argsort(-scores, kind="stable")[1:cfg.max_sentences]:
@@ -72,14 +76,13 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
     answer = " ".join(sentences[i] for i in chosen)
     if len(answer) > cfg.max_chars:
         answer = sentences[best][:cfg.max_chars].rstrip() + ("…" if len(sentences[best]) > cfg.max_chars else "")
-    value = None
-    if span:
-        for i in [best] + [c for c in chosen if c != best]:
-            match = span.search(sentences[i])
-            if match:
-                value = normalise_value(match.group(0))
-                break
+    value = next((normalise_value(found[i]) for i in [best] + chosen if found[i]), None)
     return Extract(answer, value, float(scores[best]))
+
+
+def _longest(span: re.Pattern, sentence: str) -> str | None:
+    matches = [m.group(0) for m in span.finditer(sentence)]
+    return max(matches, key=len) if matches else None
 
 
 def _sentence_score(sentence: str, term_weights: dict[str, float],

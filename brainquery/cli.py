@@ -160,7 +160,7 @@ def _ask_now(brain: Brain, day: datetime | None) -> datetime:
         return datetime.now(timezone.utc).astimezone()
     from zoneinfo import ZoneInfo
 
-    zone = ZoneInfo(brain.config.ingest.floating_timezone)
+    zone = ZoneInfo(brain.config.ingest.ingest.floating_timezone)
     return datetime(day.year, day.month, day.day, 12, tzinfo=zone)
 
 

@@ -29,6 +29,40 @@ class EmbeddingSection:
 
 
 @dataclasses.dataclass(frozen=True)
+class TextSection:
+    synonyms_file: str
+    synonym_weight: float
+    stemmer_language: str
+    stopwords_keep: tuple[str, ...]
+    stopwords_extra: tuple[str, ...]
+    unit_suffixes: tuple[str, ...]
+    max_token_chars: int
+    stem_cache_words: int
+
+
+@dataclasses.dataclass(frozen=True)
+class BM25Section:
+    k1: float
+    b: float
+    epsilon: float
+
+
+@dataclasses.dataclass(frozen=True)
+class GraphSection:
+    shingle_size: int
+    theta: float
+    max_df_share: float
+    min_df_limit: int
+    max_df_limit: int
+    near_duplicate: float
+    same_group_weight: float
+    block_rows: int
+    ppr_restart: float
+    ppr_iterations: int
+    ppr_tolerance: float
+
+
+@dataclasses.dataclass(frozen=True)
 class StoreSection:
     collection: str
     sources_collection: str
@@ -39,15 +73,133 @@ class StoreSection:
 class EvaluationSection:
     realdata_date_day_accuracy: float
     realdata_type_accuracy: float
+    ask_p_at_1: float
+    ask_r_at_3: float
+    ask_criteria: float
+
+
+@dataclasses.dataclass(frozen=True)
+class ScoringSection:
+    alpha: float
+    beta: float
+    gamma: float
+    delta: float
+    ppr_seeds: int
+    relevant_share: float
+    off_topic_factor: float
+    cancelled_factor: float
+    stages: tuple[int, ...]
+    halt_margin: float
+    halt_agreement: float
+    halt_top_k: int
+    agreement_cosine: float
+    default_k: int
+    undated_date_sources: tuple[str, ...]
+
+
+@dataclasses.dataclass(frozen=True)
+class DecayModel:
+    """How one question pattern weighs a document's age."""
+    model: str
+    half_life_days: float
+    floor: float
+    cutoff_days: float
+    cutoff_factor: float
+    undated: float
+    recency_blend: bool
+    half_life_by_type: typing.Mapping[str, float]
+    floor_by_type: typing.Mapping[str, float]
+
+
+@dataclasses.dataclass(frozen=True)
+class PeriodWeight:
+    half_life_days: float
+    floor: float
+
+
+@dataclasses.dataclass(frozen=True)
+class TimeSection:
+    logistical: DecayModel
+    entity: DecayModel
+    historical: DecayModel
+    period: PeriodWeight
+
+
+@dataclasses.dataclass(frozen=True)
+class TypeWeightSection:
+    default: float
+    logistical: typing.Mapping[str, float]
+    entity: typing.Mapping[str, float]
+    historical: typing.Mapping[str, float]
+
+
+@dataclasses.dataclass(frozen=True)
+class AnswerSection:
+    max_sentences: int
+    max_chars: int
+    snippet_chars: int
+    conflict_relevance: float
+    max_conflicts: int
+    kind_bonus: float
+    kinds: tuple[tuple[str, str], ...]
+    spans: tuple[tuple[str, str], ...]
+
+
+@dataclasses.dataclass(frozen=True)
+class ConfidenceSection:
+    min_coverage: float
+    min_dense: float
+    fresh_days: float
+    stale_days: float
+    margin_scale: float
+    freshness_weight: float
+
+
+@dataclasses.dataclass(frozen=True)
+class RouterSection:
+    queries_file: str
+    word_ngram_max: int
+    char_ngram_min: int
+    char_ngram_max: int
+    sublinear_tf: bool
+    logistic_c: float
+    max_iter: int
+    random_state: int
+    cue_weight: float
+    cue_cap: int
+    logistical_cues: tuple[str, ...]
+    entity_cues: tuple[str, ...]
+    historical_cues: tuple[str, ...]
+    past_verbs: tuple[str, ...]
+    not_past_verbs: tuple[str, ...]
+    recency_logistical: float
+    recency_entity: float
+    recency_historical: float
+    recency_cues: tuple[str, ...]
+    recency_cue_floor: float
+    recency_period_cap: float
+    held_out_fraction: float
+    held_out_seed: int
+    held_out_now: str
+    min_held_out_accuracy: float
 
 
 @dataclasses.dataclass(frozen=True)
 class Config:
     ingest: IngestConfig
+    router: RouterSection
     chunking: ChunkingSection
     embedding: EmbeddingSection
+    text: TextSection
+    bm25: BM25Section
+    graph: GraphSection
     store: StoreSection
     evaluation: EvaluationSection
+    scoring: ScoringSection
+    time: TimeSection
+    type_weight: TypeWeightSection
+    answer: AnswerSection
+    confidence: ConfidenceSection
 
 
 def load_config(path: str | os.PathLike | None = None) -> Config:

@@ -1,5 +1,9 @@
 """The dense half of the retriever: TF-IDF (sublinear tf) → TruncatedSVD, L2-normalised.
 
+TF-IDF reads text through the shared `Analyzer` (the same stems and stopwords as BM25), and
+a question can be projected from weighted terms (`transform_query`), so synonym
+expansions move the query vector too.
+
 Vectors always have `dims` components (zero-padded when a small corpus supports fewer),
 because a Chroma collection fixes its dimension at the first insert. The fitted model is
 a cache: it can always be refitted from the collection's texts, and a fit is
@@ -15,14 +19,26 @@ from typing import Sequence
 
 import numpy as np
 
-from .config import EmbeddingSection
+from .config import EmbeddingSection, TextSection
+from .textproc import Analyzer
 
-_FORMAT = 1  # bump when the pickled layout changes; an old cache is then refitted
+_FORMAT = 2  # bump when the pickled layout changes; an old cache is then refitted
+
+
+def _text_section(text: TextSection | None) -> TextSection:
+    if text is not None:
+        return text
+    from .config import load_config
+
+    return load_config().text
 
 
 class DenseEmbedder:
-    def __init__(self, cfg: EmbeddingSection):
+    """`text`: the analysis settings; None means those of the loaded configuration."""
+
+    def __init__(self, cfg: EmbeddingSection, text: TextSection | None = None):
         self.cfg = cfg
+        self.text = text
 
     def fit(self, texts: Sequence[str]) -> "DenseEmbedder":
         from sklearn.decomposition import TruncatedSVD
@@ -30,12 +46,14 @@ class DenseEmbedder:
 
         cfg = self.cfg
         small = len(texts) < cfg.df_limits_min_chunks
+        self.analyzer_ = Analyzer(_text_section(self.text))
+        # A callable analyzer replaces scikit-learn's tokenizer, stopwords and n-grams.
         self.vectorizer_ = TfidfVectorizer(
+            analyzer=self.analyzer_,
             sublinear_tf=cfg.sublinear_tf,
             max_features=cfg.max_features,
             min_df=1 if small else cfg.min_df,
             max_df=1.0 if small else cfg.max_df,
-            ngram_range=(1, cfg.ngram_max),
             dtype=np.float32,
         )
         try:
@@ -65,6 +83,35 @@ class DenseEmbedder:
         norms = np.linalg.norm(out, axis=1, keepdims=True)
         return np.divide(out, norms, out=np.zeros_like(out), where=norms > 0)
 
+    def transform_query(self, question: str,
+                        terms: Sequence[str] | Sequence[tuple[str, float]] | None = None) -> np.ndarray:
+        """The question's unit vector (`dims`,) from weighted terms (default: the analyzer's
+        `query_terms`, synonym expansions included). Terms of weight 1 give exactly
+        `transform([question])`; a term's weights add up, then the tf-idf weighting of the
+        fit applies (sublinear tf only above 1, so an expansion's 0.5 stays 0.5)."""
+        out = np.zeros(self.cfg.dims, dtype=np.float32)
+        if self.vectorizer_ is None or self.svd_ is None:
+            return out
+        if terms is None:
+            terms = self.analyzer_.query_terms(question)
+        vocab = self.vectorizer_.vocabulary_
+        pairs = [(vocab[t], w) for t, w in ((x, 1.0) if isinstance(x, str) else x for x in terms) if t in vocab]
+        if not pairs:
+            return out
+        cols, weights = zip(*pairs)
+        unique, inverse = np.unique(np.asarray(cols), return_inverse=True)
+        tf = np.bincount(inverse, weights=np.asarray(weights, dtype=np.float64))
+        if self.cfg.sublinear_tf:
+            tf = np.where(tf > 1, 1 + np.log(np.maximum(tf, 1)), tf)
+        tfidf = tf * self.vectorizer_.idf_[unique]
+        length = np.linalg.norm(tfidf)
+        if length == 0:
+            return out
+        reduced = (self.svd_.components_[:, unique] @ (tfidf / length)).astype(np.float32)
+        out[: reduced.shape[0]] = reduced
+        norm = np.linalg.norm(out)
+        return out / norm if norm > 0 else out
+
     def _fingerprint(self) -> str:
         digest = hashlib.sha256(str(self.n_fit_).encode())
         if self.vectorizer_ is not None:
@@ -78,16 +125,24 @@ class DenseEmbedder:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(".tmp")
         with open(tmp, "wb") as fh:
-            pickle.dump({"format": _FORMAT, "cfg": self.cfg, "model": self}, fh)
+            pickle.dump({"format": _FORMAT, "cfg": self.cfg, "text": _text_section(self.text),
+                         "analysis": self.analyzer_.fingerprint, "model": self}, fh)
         tmp.replace(path)  # atomic: a crash never leaves half a model behind
 
     @classmethod
-    def load(cls, path: Path, cfg: EmbeddingSection) -> "DenseEmbedder | None":
+    def load(cls, path: Path, cfg: EmbeddingSection,
+             text: TextSection | None = None) -> "DenseEmbedder | None":
         try:
             with open(path, "rb") as fh:
                 data = pickle.load(fh)
         except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError):
             return None
-        if data.get("format") != _FORMAT or data.get("cfg") != cfg:
+        if data.get("format") != _FORMAT or data.get("cfg") != cfg \
+                or data.get("text") != _text_section(text):
             return None
-        return data["model"]
+        model = data["model"]
+        # The analyzer is rebuilt on unpickling from the current synonyms file: if its
+        # [stems] changed, documents would now be read differently from the fit.
+        if model.analyzer_.fingerprint != data.get("analysis"):
+            return None
+        return model

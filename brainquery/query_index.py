@@ -17,6 +17,7 @@ import dataclasses
 import hashlib
 import logging
 import pickle
+import re
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
@@ -152,7 +153,7 @@ def build(store: Store, config: Config) -> QueryIndex:
     analyzer = Analyzer(config.text)
     full_texts = [model_cache.embed_text(str(m.get("title", "")), t) for m, t in zip(metas, texts)]
     bm25 = SparseBM25(config.bm25).fit([analyzer.tokens(t) for t in full_texts])
-    graph = EvidenceGraph(config.graph).fit([analyzer.words(t) for t in full_texts],
+    graph = EvidenceGraph(config.graph).fit([analyzer.words(unquoted(t)) for t in full_texts],
                                             [_group(m) for m in metas])
     dense = model_cache.open_model(store, config.embedding) if ids else None
 
@@ -162,6 +163,15 @@ def build(store: Store, config: Config) -> QueryIndex:
         docs=docs, doc_epoch=doc_epoch, doc_type=doc_type, doc_cancelled=doc_cancelled,
         type_names=type_names, occ_doc=occ_doc, occ_start=occ_start, occ_end=occ_end,
         bm25=bm25, graph=graph, dense=dense)
+
+
+_QUOTED = re.compile(r"^[ \t]*>.*$|^On .{5,200} wrote:[ \t]*$", re.MULTILINE)
+
+
+def unquoted(text: str) -> str:
+    """A reply's quoted lines repeat the message it answers: they are an echo, not a
+    second voice, so the evidence graph does not see them."""
+    return _QUOTED.sub("", text)
 
 
 def _group(meta: dict[str, Any]) -> str:

@@ -1,6 +1,13 @@
 """Candidates, scores and early halting: from a prepared question to ranked documents.
 
-final = (alpha*bm25 + beta*dense + gamma*graph + delta*ppr) * time * type_weight
+relevance = alpha*bm25 + beta*dense + gamma*graph + delta*ppr
+final     = relevance * time * type_weight            (a candidate about the question)
+          = relevance * time * type_weight * off_topic (one that is not)
+
+A document must first be about the question; time and type then decide among those that
+are. "About the question" is a lexical-or-semantic match (normalised BM25, or the cosine)
+of at least `relevant_share` of the best candidate's: without it the dense part's floor of
+1/2 lets a fresh document that says nothing relevant outrank the only (old) one that does.
 
 Candidates come from the hybrid of BM25 and dense over every chunk (a sparse product and
 one matrix-vector product), plus every calendar event that falls in a day the question
@@ -71,11 +78,15 @@ class Ranker:
         return ranked[:k], halting
 
     def _score(self, query: Query, candidates: np.ndarray, keep: int) -> list[Ranked]:
+        scoring = self.config.scoring
         parts = {scorer.name: scorer.score(query, candidates) for scorer, _ in self.relevance_parts}
         relevance = sum(weight * parts[scorer.name] for scorer, weight in self.relevance_parts)
-        parts["decay"] = self.time.score(query, candidates, relevance)
+        match = scoring.alpha * parts["bm25"] + scoring.beta * np.maximum(query.cosine_all[candidates], 0.0)
+        on_topic = match >= scoring.relevant_share * match.max() if match.size and match.max() > 0 \
+            else np.ones(candidates.size, dtype=bool)
+        parts["decay"] = self.time.score(query, candidates, on_topic)
         parts["type_weight"] = self.types.score(query, candidates)
-        final = relevance * parts["decay"] * parts["type_weight"]
+        final = relevance * parts["decay"] * parts["type_weight"] * np.where(on_topic, 1.0, scoring.off_topic_factor)
         ages = self.time.ages(query, candidates)
 
         # Per document, its best chunk wins.

@@ -119,7 +119,7 @@ class TimeScorer:
         event_age = nearest[docs]
         return np.where(np.isfinite(event_age), event_age, age)
 
-    def score(self, query: Query, candidates: np.ndarray, relevance: np.ndarray | None = None
+    def score(self, query: Query, candidates: np.ndarray, on_topic: np.ndarray | None = None
               ) -> np.ndarray:
         index, route = self.index, query.route
         docs = index.chunk_doc[candidates]
@@ -130,8 +130,7 @@ class TimeScorer:
                                    window.start.timestamp(), end)
         else:
             model = getattr(self.config.time, route.pattern)
-            relevant = (np.ones(len(candidates), dtype=bool) if relevance is None
-                        else relevance >= self.config.scoring.relevant_share * relevance.max())
+            relevant = np.ones(len(candidates), dtype=bool) if on_topic is None else on_topic
             weight = time_weight(model, self.ages(query, candidates), index.doc_type[docs],
                                  index.type_names, route.recency, relevant)
         cancelled = index.doc_cancelled[docs]

@@ -232,7 +232,8 @@ def _coerce(hint: Any, value: Any, where: str) -> Any:
     if origin is tuple:
         if not isinstance(value, list):
             raise ConfigError(f"config key {where} must be a list")
-        return tuple(value)
+        # Nested lists become tuples too: a config section stays hashable (a cache key).
+        return tuple(tuple(v) if isinstance(v, list) else v for v in value)
     if origin in (Mapping, dict) or hint is Mapping:
         if not isinstance(value, Mapping):
             raise ConfigError(f"config key {where} must be a table")

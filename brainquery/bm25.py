@@ -1,0 +1,115 @@
+"""BM25Okapi on a sparse matrix, equal to rank-bm25's scores (tests prove it).
+
+rank-bm25 keeps a dict per document and loops over every document for every query term.
+Here each (document, term) pair's term part, tf*(k1+1) / (tf + k1*(1 - b + b*dl/avgdl)),
+is computed once at fit time into a CSC matrix; a query is one column slice and one
+sparse-matrix-vector product.
+
+Semantics copied from rank_bm25.BM25Okapi: idf = log(N - n + 0.5) - log(n + 0.5); idfs
+below zero (terms in more than half the documents) are replaced by epsilon * the mean of
+all idfs (taken before the replacement); avgdl is the mean token count over documents
+(empty ones included); a query term repeated counts again; an unknown term adds nothing.
+A weighted query term (term, w) adds w times its contribution.
+"""
+from __future__ import annotations
+
+import itertools
+import json
+import zipfile
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+from scipy import sparse
+
+from .config import BM25Section
+
+_FORMAT = 1
+
+
+class SparseBM25:
+    def __init__(self, cfg: BM25Section):
+        self.cfg = cfg
+
+    def fit(self, corpus_tokens: Sequence[Sequence[str]]) -> "SparseBM25":
+        cfg = self.cfg
+        n_docs = len(corpus_tokens)
+        doc_len = np.fromiter(map(len, corpus_tokens), dtype=np.int64, count=n_docs)
+        vocab: dict[str, int] = {}
+        flat = itertools.chain.from_iterable(corpus_tokens)
+        cols = np.fromiter((vocab.setdefault(t, len(vocab)) for t in flat),
+                           dtype=np.int64, count=int(doc_len.sum()))
+        rows = np.repeat(np.arange(n_docs, dtype=np.int64), doc_len)
+        tf = sparse.csr_matrix((np.ones(len(cols), dtype=np.float64), (rows, cols)),
+                               shape=(n_docs, len(vocab)))
+        tf.sum_duplicates()
+        self.vocab_ = vocab
+        self.doc_len_ = doc_len
+        self.avgdl_ = float(doc_len.mean()) if n_docs else 0.0
+        df = np.bincount(tf.indices, minlength=len(vocab)).astype(np.float64)
+        idf = np.log(n_docs - df + 0.5) - np.log(df + 0.5)
+        self.average_idf_ = float(idf.mean()) if len(idf) else 0.0
+        self.idf_ = np.where(idf < 0, cfg.epsilon * self.average_idf_, idf)
+        # Term part per stored (doc, term): the doc's length normaliser broadcast by row.
+        norm = cfg.k1 * (1 - cfg.b + cfg.b * doc_len / self.avgdl_) if self.avgdl_ > 0 \
+            else np.full(n_docs, cfg.k1 * (1 - cfg.b))
+        row_of = np.repeat(np.arange(n_docs), np.diff(tf.indptr))
+        tf.data = tf.data * (cfg.k1 + 1) / (tf.data + norm[row_of])
+        self.weights_ = tf.tocsc()
+        return self
+
+    @property
+    def n_docs(self) -> int:
+        return self.weights_.shape[0]
+
+    def scores(self, query_terms: Sequence[str] | Sequence[tuple[str, float]],
+               candidates: np.ndarray | None = None) -> np.ndarray:
+        """BM25 of every document (or of the `candidates` rows, in their order), float64."""
+        cols, weights = [], []
+        for item in query_terms:
+            term, weight = (item, 1.0) if isinstance(item, str) else item
+            col = self.vocab_.get(term)
+            if col is not None:
+                cols.append(col)
+                weights.append(weight)
+        n_out = self.n_docs if candidates is None else len(candidates)
+        if not cols:
+            return np.zeros(n_out, dtype=np.float64)
+        unique, inverse = np.unique(np.asarray(cols), return_inverse=True)
+        query = np.bincount(inverse, weights=np.asarray(weights, dtype=np.float64)) * self.idf_[unique]
+        scores = self.weights_[:, unique] @ query
+        return scores if candidates is None else scores[np.asarray(candidates, dtype=np.int64)]
+
+    # Persistence: one .npz (the vocabulary as a JSON string inside it), written atomically.
+    def save(self, path: str | Path) -> None:
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        terms = sorted(self.vocab_, key=self.vocab_.__getitem__)
+        w = self.weights_
+        tmp = path.with_name(path.name + ".tmp")
+        with open(tmp, "wb") as fh:
+            np.savez(fh, format=_FORMAT, params=np.array([self.cfg.k1, self.cfg.b, self.cfg.epsilon]),
+                     data=w.data, indices=w.indices, indptr=w.indptr, shape=np.array(w.shape),
+                     idf=self.idf_, doc_len=self.doc_len_,
+                     scalars=np.array([self.avgdl_, self.average_idf_]),
+                     vocab=np.array(json.dumps(terms)))
+        tmp.replace(path)
+
+    @classmethod
+    def load(cls, path: str | Path, cfg: BM25Section) -> "SparseBM25 | None":
+        """The saved index, or None when it is missing, unreadable or made with other params."""
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                if int(data["format"]) != _FORMAT or \
+                        not np.array_equal(data["params"], [cfg.k1, cfg.b, cfg.epsilon]):
+                    return None
+                model = cls(cfg)
+                model.weights_ = sparse.csc_matrix(
+                    (data["data"], data["indices"], data["indptr"]), shape=tuple(data["shape"]))
+                model.idf_ = data["idf"]
+                model.doc_len_ = data["doc_len"]
+                model.avgdl_, model.average_idf_ = map(float, data["scalars"])
+                model.vocab_ = {t: i for i, t in enumerate(json.loads(str(data["vocab"])))}
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+            return None
+        return model

@@ -1,0 +1,216 @@
+"""The evidence graph: chunks that say the same thing in the same words back each other up.
+
+Each chunk is the set of its word `shingle_size`-grams (from `Analyzer.words`: stemmed,
+stopwords kept, since "due on the" and "due by the" are different 3-grams). Two chunks are
+linked when the Jaccard similarity of their sets exceeds `theta`; the edge weight is that
+Jaccard. Shingles found in more chunks than a corpus-relative limit (signatures, footers,
+unsubscribe lines, templates) are no evidence and are removed from the sets before the
+Jaccard is taken. A chunk with fewer words than `shingle_size` has no shingles, no edges.
+
+The pairs come from sparse products A·Aᵀ of the chunk × shingle incidence matrix, a block
+of rows at a time, keeping only pairs above `theta`. Shingles in a single chunk form no
+pair, so they count in the set sizes but stay out of the product; the frequency limit
+bounds what remains (a shingle in d chunks costs d² products).
+
+Two signals:
+- `centrality_`: corroboration. Near-duplicates from one voice (Jaccard above
+  `near_duplicate` and the same `group`, e.g. five monthly bills of one sender) are merged
+  into one node; a node's edges into another node count once (the strongest); edges
+  between different nodes of the same group count `same_group_weight`. The merged node's
+  weighted degree, divided by the largest, is given to each of its chunks.
+- `ppr(seeds)`: personalised PageRank from the top hits over the chunk graph.
+"""
+from __future__ import annotations
+
+import itertools
+import zipfile
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+from scipy import sparse
+from scipy.sparse.csgraph import connected_components
+
+from .config import GraphSection
+
+_FORMAT = 1
+# Multiplier for the polynomial shingle hash when exact packing of token ids would overflow.
+_HASH_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
+
+
+class EvidenceGraph:
+    def __init__(self, cfg: GraphSection):
+        self.cfg = cfg
+
+    def fit(self, chunk_tokens: Sequence[Sequence[str]], groups: Sequence[str]) -> "EvidenceGraph":
+        """`groups[i]`: who speaks in chunk i (sender, list, vendor). A chunk whose voice is
+        unknown needs a key of its own (its document id), or it joins every other unknown."""
+        n = len(chunk_tokens)
+        if len(groups) != n:
+            raise ValueError(f"{n} chunks but {len(groups)} groups")
+        incidence, self.shingle_limit_ = self._shingles(chunk_tokens)
+        rows, cols, jaccard = self._pairs(incidence)
+        self.adjacency_ = sparse.csr_matrix(
+            (np.concatenate([jaccard, jaccard]).astype(np.float32),
+             (np.concatenate([rows, cols]), np.concatenate([cols, rows]))), shape=(n, n))
+        group_codes = np.unique(np.asarray(groups, dtype=object).astype(str), return_inverse=True)[1]
+        self.cluster_ = self._clusters(n, rows, cols, jaccard, group_codes)
+        self.centrality_ = self._centrality(rows, cols, jaccard, group_codes)
+        self.degree_ = np.asarray(self.adjacency_.sum(axis=1), dtype=np.float64).ravel()
+        return self
+
+    def ppr(self, seeds: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
+        """Personalised PageRank from `seeds` (chunk rows; `weights` default equal), by power
+        iteration: p = r·s + (1 - r)·Pᵀp with P the row-normalised adjacency; the mass of
+        chunks without edges jumps back to the seeds. Divided by its max; zeros when the
+        graph has no edges or there are no seeds."""
+        cfg, n = self.cfg, self.adjacency_.shape[0]
+        seeds = np.asarray(seeds, dtype=np.int64).ravel()
+        if self.adjacency_.nnz == 0 or seeds.size == 0:
+            return np.zeros(n, dtype=np.float64)
+        w = np.ones(seeds.size) if weights is None else np.clip(np.asarray(weights, dtype=np.float64).ravel(), 0, None)
+        if w.sum() <= 0:
+            w = np.ones(seeds.size)
+        restart = np.bincount(seeds, weights=w, minlength=n)
+        restart /= restart.sum()
+        has_edges = self.degree_ > 0
+        inv_degree = np.divide(1.0, self.degree_, out=np.zeros(n), where=has_edges)
+        p = restart.copy()
+        for _ in range(cfg.ppr_iterations):
+            # The adjacency is symmetric, so Pᵀp = A·(p / degree).
+            spread = self.adjacency_ @ (p * inv_degree) + p[~has_edges].sum() * restart
+            nxt = cfg.ppr_restart * restart + (1 - cfg.ppr_restart) * spread
+            done = np.abs(nxt - p).sum() < cfg.ppr_tolerance
+            p = nxt
+            if done:
+                break
+        top = p.max()
+        return p / top if top > 0 else p
+
+    # ---- fitting, step by step --------------------------------------------------------
+    def _shingles(self, chunk_tokens: Sequence[Sequence[str]]) -> tuple[sparse.csr_matrix, int]:
+        """The chunk × shingle incidence (0/1, frequent shingles removed) and the limit used."""
+        n, k = len(chunk_tokens), self.cfg.shingle_size
+        lengths = np.fromiter(map(len, chunk_tokens), dtype=np.int64, count=n)
+        vocab: dict[str, int] = {}
+        ids = np.fromiter((vocab.setdefault(t, len(vocab)) for t in itertools.chain.from_iterable(chunk_tokens)),
+                          dtype=np.int64, count=int(lengths.sum()))
+        doc_of = np.repeat(np.arange(n, dtype=np.int64), lengths)
+        starts = np.arange(max(len(ids) - k + 1, 0))
+        # Chunks are contiguous in `ids`: a window lies in one chunk iff its ends do.
+        starts = starts[doc_of[starts] == doc_of[starts + k - 1]]
+        hashes = _hash_windows(ids, starts, k, len(vocab))
+        _, shingle = np.unique(hashes, return_inverse=True)
+        n_shingles = int(shingle.max()) + 1 if shingle.size else 0
+        pair = np.unique(doc_of[starts] * max(n_shingles, 1) + shingle)  # a set per chunk
+        rows, cols = np.divmod(pair, max(n_shingles, 1))
+        df = np.bincount(cols, minlength=n_shingles)
+        limit = int(np.clip(self.cfg.max_df_share * n, self.cfg.min_df_limit, self.cfg.max_df_limit))
+        keep = df[cols] <= limit
+        incidence = sparse.csr_matrix((np.ones(int(keep.sum()), dtype=np.int32),
+                                       (rows[keep], cols[keep])), shape=(n, n_shingles))
+        return incidence, limit
+
+    def _pairs(self, incidence: sparse.csr_matrix) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(i, j, Jaccard) for i < j with Jaccard > theta."""
+        n = incidence.shape[0]
+        sizes = np.diff(incidence.indptr).astype(np.float64)
+        df = np.bincount(incidence.indices, minlength=incidence.shape[1])
+        shared = incidence[:, np.flatnonzero(df >= 2)].tocsr()
+        shared_t = shared.T.tocsr()
+        out_r, out_c, out_j = [], [], []
+        for start in range(0, n, self.cfg.block_rows):
+            block = (shared[start:start + self.cfg.block_rows] @ shared_t).tocoo()
+            r = block.row.astype(np.int64) + start
+            c = block.col.astype(np.int64)
+            upper = c > r
+            r, c, inter = r[upper], c[upper], block.data[upper].astype(np.float64)
+            jac = inter / (sizes[r] + sizes[c] - inter)
+            linked = jac > self.cfg.theta
+            out_r.append(r[linked])
+            out_c.append(c[linked])
+            out_j.append(jac[linked])
+        if not out_r:
+            empty = np.zeros(0, dtype=np.int64)
+            return empty, empty, np.zeros(0)
+        return np.concatenate(out_r), np.concatenate(out_c), np.concatenate(out_j)
+
+    def _clusters(self, n: int, rows: np.ndarray, cols: np.ndarray, jaccard: np.ndarray,
+                  group_codes: np.ndarray) -> np.ndarray:
+        near = (jaccard > self.cfg.near_duplicate) & (group_codes[rows] == group_codes[cols])
+        links = sparse.csr_matrix((np.ones(int(near.sum())), (rows[near], cols[near])), shape=(n, n))
+        return connected_components(links, directed=False)[1]
+
+    def _centrality(self, rows: np.ndarray, cols: np.ndarray, jaccard: np.ndarray,
+                    group_codes: np.ndarray) -> np.ndarray:
+        cluster = self.cluster_
+        a, b = cluster[rows], cluster[cols]
+        between = a != b
+        weight = jaccard * np.where(group_codes[rows] == group_codes[cols], self.cfg.same_group_weight, 1.0)
+        a, b, weight = a[between], b[between], weight[between]
+        # Both directions, then the strongest edge per (node, other node).
+        src, dst, weight = np.concatenate([a, b]), np.concatenate([b, a]), np.concatenate([weight, weight])
+        n_clusters = int(cluster.max()) + 1 if cluster.size else 0
+        key = src * max(n_clusters, 1) + dst
+        order = np.argsort(key, kind="stable")
+        key, weight = key[order], weight[order]
+        first = np.flatnonzero(np.r_[True, key[1:] != key[:-1]]) if key.size else np.zeros(0, dtype=np.int64)
+        strongest = np.maximum.reduceat(weight, first) if key.size else np.zeros(0)
+        degree = np.bincount(key[first] // max(n_clusters, 1), weights=strongest, minlength=n_clusters)
+        top = degree.max() if degree.size else 0.0
+        normalised = degree / top if top > 0 else np.zeros(n_clusters)
+        return normalised[cluster]
+
+    # ---- persistence: one .npz, written atomically ------------------------------------
+    def _fit_params(self) -> np.ndarray:
+        cfg = self.cfg
+        return np.array([cfg.shingle_size, cfg.theta, cfg.max_df_share, cfg.min_df_limit,
+                         cfg.max_df_limit, cfg.near_duplicate, cfg.same_group_weight], dtype=np.float64)
+
+    def save(self, path: str | Path) -> None:
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        adj = self.adjacency_
+        tmp = path.with_name(path.name + ".tmp")
+        with open(tmp, "wb") as fh:
+            np.savez(fh, format=_FORMAT, params=self._fit_params(), data=adj.data,
+                     indices=adj.indices, indptr=adj.indptr, shape=np.array(adj.shape),
+                     cluster=self.cluster_, centrality=self.centrality_,
+                     shingle_limit=self.shingle_limit_)
+        tmp.replace(path)
+
+    @classmethod
+    def load(cls, path: str | Path, cfg: GraphSection) -> "EvidenceGraph | None":
+        """The saved graph, or None when it is missing, unreadable or built with other params
+        (the PageRank settings are read at query time and may differ)."""
+        graph = cls(cfg)
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                if int(data["format"]) != _FORMAT or not np.array_equal(data["params"], graph._fit_params()):
+                    return None
+                graph.adjacency_ = sparse.csr_matrix((data["data"], data["indices"], data["indptr"]),
+                                                     shape=tuple(data["shape"]))
+                graph.cluster_ = data["cluster"]
+                graph.centrality_ = data["centrality"]
+                graph.shingle_limit_ = int(data["shingle_limit"])
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+            return None
+        graph.degree_ = np.asarray(graph.adjacency_.sum(axis=1), dtype=np.float64).ravel()
+        return graph
+
+
+def _hash_windows(ids: np.ndarray, starts: np.ndarray, k: int, vocab_size: int) -> np.ndarray:
+    """One integer per k-token window: exact (base-V digits) while V**k fits in int64,
+    else a polynomial hash mod 2**64 (collisions ~ n²/2**64, negligible)."""
+    base = max(vocab_size, 1)
+    if base ** k < 2 ** 63:
+        out = np.zeros(len(starts), dtype=np.int64)
+        for i in range(k):
+            out = out * base + ids[starts + i]
+        return out
+    out = np.zeros(len(starts), dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        for i in range(k):
+            out = out * _HASH_MULTIPLIER + ids[starts + i].astype(np.uint64) + np.uint64(1)
+    return out
+

@@ -1,0 +1,227 @@
+"""Text analysis shared by BM25, TF-IDF and the evidence graph.
+
+People and their paperwork use different word forms ("roofer" / "Roofing", "weigh" /
+"Weight", "vet" / "Veterinary"). One analysis, applied to documents and questions alike:
+
+- lowercase; "16 x 25 x 4" and '16" x 25"' become "16x25x4"; thousands separators go
+  and zero decimals go ("$14,850.00" -> "14850", "34.50" -> "34.5"); a possessive "'s" goes and other apostrophes close up ("don't" ->
+  "dont"); a unit or clock suffix glued to a number is split off ("12:15pm" -> "12 15 pm").
+- tokens are runs of letters and digits, so "16x25x4", "hl96v" and "5th" stay whole, and
+  decimals ("34.5") stay whole. A hyphenated compound gives its parts and the parts joined
+  ("wi-fi" -> "wi", "fi", "wifi"; "hl96v-080c3" -> "hl96v", "080c3", "hl96v080c3"), so
+  either spelling in a question meets either in a document.
+- scikit-learn's English stopwords, minus the words questions hinge on (config), are
+  dropped from `tokens`; `words` keeps them (a 3-gram shingle needs its "of" and "the").
+- Snowball stems (PyStemmer, C), then the `[stems]` normalisations of the synonyms file
+  ("roofer" -> "roof").
+
+Synonyms expand the question only (`query_terms`): documents are indexed as written.
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+import tomllib
+from typing import Any, Sequence
+
+from ingest.config import ConfigError, config_file
+
+from .config import TextSection
+
+_VERSION = 1  # bump when the analysis of documents changes; cached models then refit
+
+# Numbers as a person would type them, in one pass (anchored on a digit, which is fast):
+# '16" x 25" x 4"' -> '16x25x4'; "$14,850.00" -> "14850"; "34.50" -> "34.5".
+_NUMBER = re.compile(r"(\d)(?:(?P<dim>[\"”″']?\s*[x×]\s*)(?=\d)|(?P<thousands>,)(?=\d{3}(?!\d))"
+                     r"|(?P<zeros>\.0+)(?![\d.])|(?P<decimals>\.\d*[1-9])0+(?![\d.]))")
+_POSSESSIVE = re.compile(r"['’]s\b")
+_APOSTROPHE = re.compile(r"['’]")
+# A decimal number, else a run of letters/digits possibly joined by hyphens.
+_TOKEN = re.compile(r"\d+(?:\.\d+)+|[^\W_]+(?:-[^\W_]+)*")
+
+
+class Analyzer:
+    """`tokens(text)` for indexing, `words(text)` for shingles, `query_terms(question)`.
+
+    Picklable (it travels inside the pickled TF-IDF model) and callable: `analyzer(text)`
+    is `analyzer.tokens(text)`, the shape scikit-learn's `analyzer=` expects.
+    """
+
+    def __init__(self, cfg: TextSection):
+        self.cfg = cfg
+        self._setup()
+
+    # ---- the three views of a text --------------------------------------------------
+    def __call__(self, text: str) -> list[str]:
+        return self.tokens(text)
+
+    def tokens(self, text: str) -> list[str]:
+        """Stemmed content terms, in no particular order: a bag of words for BM25 and TF-IDF."""
+        parts, joined = self._split(text)
+        stop, longest = self._stopwords, self.cfg.max_token_chars
+        return self._stem([t for t in parts + joined if t not in stop and len(t) <= longest])
+
+    def words(self, text: str) -> list[str]:
+        """Stemmed words in reading order, stopwords kept, compounds as their parts only:
+        the sequence 3-gram shingles and synonym phrases are cut from."""
+        longest = self.cfg.max_token_chars
+        return self._stem([t for t in self._split(text)[0] if len(t) <= longest])
+
+    def analyze(self, text: str) -> tuple[list[str], list[str]]:
+        """`(tokens(text), words(text))` for the price of one: an index build needs both."""
+        parts, joined = self._split(text)
+        stop, longest = self._stopwords, self.cfg.max_token_chars
+        kept = [t for t in parts if len(t) <= longest]
+        words = self._stem(kept)
+        tokens = [w for t, w in zip(kept, words) if t not in stop]
+        tokens += self._stem([t for t in joined if t not in stop and len(t) <= longest])
+        return tokens, words
+
+    def query_terms(self, question: str) -> list[tuple[str, float]]:
+        """The question's terms (weight 1, repeats kept: BM25 counts them again), then the
+        content words of every synonym group a word or phrase of the question belongs to,
+        each once with weight `synonym_weight` unless the question already has it."""
+        terms = [(t, 1.0) for t in self.tokens(question)]
+        have = {t for t, _ in terms}
+        expansions: dict[str, float] = {}
+        for group in self.matched_groups(question):
+            for term in self._group_terms[group]:
+                if term not in have:
+                    expansions.setdefault(term, self.cfg.synonym_weight)
+        return terms + list(expansions.items())
+
+    def matched_groups(self, question: str) -> list[int]:
+        """Indices of the synonym groups the question names: at each position the longest
+        member phrase that matches wins and its words are consumed."""
+        seq = self.words(question)
+        found: list[int] = []
+        i = 0
+        while i < len(seq):
+            for n in range(min(self._longest_phrase, len(seq) - i), 0, -1):
+                groups = self._phrases.get(tuple(seq[i:i + n]))
+                if groups:
+                    found.extend(g for g in groups if g not in found)
+                    i += n
+                    break
+            else:
+                i += 1
+        return found
+
+    @property
+    def fingerprint(self) -> str:
+        """Changes whenever the analysis of a document would: a model fitted with another
+        analysis must be refitted. Synonym groups touch only questions and are left out."""
+        digest = hashlib.sha256(repr((
+            _VERSION, self.cfg.stemmer_language, sorted(self._stopwords),
+            sorted(self._stem_map.items()), self.cfg.unit_suffixes, self.cfg.max_token_chars,
+        )).encode())
+        return digest.hexdigest()[:16]
+
+    # ---- internals ------------------------------------------------------------------
+    def _normalise(self, text: str) -> str:
+        text = _NUMBER.sub(_fix_number, text.lower())
+        text = _APOSTROPHE.sub("", _POSSESSIVE.sub("", text))
+        return self._unit.sub(" ", text) if self._unit is not None else text
+
+    def _split(self, text: str) -> tuple[list[str], list[str]]:
+        """Unstemmed parts in reading order, and each hyphenated compound joined."""
+        raw = _TOKEN.findall(self._normalise(text))
+        compounds = [t for t in raw if "-" in t]
+        if not compounds:
+            return raw, []
+        # String operations in C rather than a Python branch per token.
+        return " ".join(raw).replace("-", " ").split(), [c.replace("-", "") for c in compounds]
+
+    def _stem(self, tokens: list[str]) -> list[str]:
+        """Stems with the normalisations applied. A word's stem is looked up once per
+        process (a dict hit costs less than a call into the stemmer); the memo is emptied
+        when it reaches `stem_cache_words`."""
+        cache = self._cache
+        try:
+            return [cache[t] for t in tokens]
+        except KeyError:
+            pass
+        if len(cache) > self.cfg.stem_cache_words:
+            cache.clear()
+        missing = list({t for t in tokens if t not in cache})
+        get = self._stem_map.get
+        cache.update((t, get(s, s)) for t, s in zip(missing, self._stemmer.stemWords(missing)))
+        return [cache[t] for t in tokens]
+
+    def _setup(self) -> None:
+        import Stemmer
+        from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+        cfg = self.cfg
+        try:
+            self._stemmer = Stemmer.Stemmer(cfg.stemmer_language)
+        except KeyError as err:
+            raise ConfigError(f"text.stemmer_language: no Snowball stemmer for "
+                              f"{cfg.stemmer_language!r}") from err
+        self._stopwords = frozenset(
+            (set(ENGLISH_STOP_WORDS) - {w.lower() for w in cfg.stopwords_keep})
+            | {w.lower() for w in cfg.stopwords_extra})
+        units = sorted({re.escape(u.lower()) for u in cfg.unit_suffixes}, key=len, reverse=True)
+        self._unit = re.compile(rf"(?<=\d)(?=(?:{'|'.join(units)})\b)") if units else None
+        self._cache: dict[str, str] = {}
+        groups, stems = _read_synonyms(cfg.synonyms_file)
+        self._stem_map = {self._one_stem(k): self._one_stem(v) for k, v in stems.items()}
+        self._phrases: dict[tuple[str, ...], list[int]] = {}
+        self._group_terms: list[tuple[str, ...]] = []
+        for g, members in enumerate(groups):
+            terms: dict[str, None] = {}
+            for member in members:
+                phrase = tuple(self.words(member))
+                if phrase:
+                    self._phrases.setdefault(phrase, []).append(g)
+                terms.update(dict.fromkeys(self.tokens(member)))
+            self._group_terms.append(tuple(terms))
+        self._longest_phrase = max(map(len, self._phrases), default=0)
+
+    def _one_stem(self, word: str) -> str:
+        stems = self._stemmer.stemWords(self._normalise(word).split())
+        if len(stems) != 1:
+            raise ConfigError(f"[stems] in {self.cfg.synonyms_file}: {word!r} is not one word")
+        return stems[0]
+
+    # Stemmer objects do not pickle: rebuild everything from the (frozen) config, which
+    # also re-reads the synonyms so a loaded model's questions use the current groups.
+    def __getstate__(self) -> dict[str, Any]:
+        return {"cfg": self.cfg}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.cfg = state["cfg"]
+        self._setup()
+
+
+def _fix_number(match: re.Match) -> str:
+    if match["dim"] is not None:
+        return match[1] + "x"
+    if match["decimals"] is not None:
+        return match[1] + match["decimals"]
+    return match[1]  # thousands separator or all-zero decimals: dropped
+
+
+def _read_synonyms(name: str) -> tuple[list[Sequence[str]], dict[str, str]]:
+    if not name:
+        return [], {}
+    path = config_file(name)
+    try:
+        with open(path, "rb") as fh:
+            data = tomllib.load(fh)
+    except FileNotFoundError as err:
+        raise ConfigError(f"synonyms file not found: {path}") from err
+    except tomllib.TOMLDecodeError as err:
+        raise ConfigError(f"synonyms file {path} is not valid TOML: {err}") from err
+    unknown = sorted(set(data) - {"groups", "stems"})
+    if unknown:
+        raise ConfigError(f"synonyms file {path}: unknown key(s) {', '.join(unknown)}")
+    groups = data.get("groups", [])
+    if not (isinstance(groups, list) and all(
+            isinstance(g, list) and len(g) >= 2 and all(isinstance(m, str) for m in g)
+            for g in groups)):
+        raise ConfigError(f"synonyms file {path}: groups must be lists of two or more strings")
+    stems = data.get("stems", {})
+    if not all(isinstance(v, str) for v in stems.values()):
+        raise ConfigError(f"synonyms file {path}: [stems] values must be words")
+    return groups, stems

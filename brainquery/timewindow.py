@@ -1,0 +1,399 @@
+"""Explicit time windows named in a question, resolved against `now` in `now`'s zone.
+
+A window is a half-open interval [start, end) of aware datetimes plus what kind of time
+it names:
+
+- ``day``: one calendar day near now ("today", "Friday", "next Friday", "11/20");
+- ``range``: several days around or ahead of now ("this week", "next month", "this year");
+- ``period``: a stretch entirely in the past ("last year", "in 2023", "last summer",
+  "May 19, 2023"): the answer is about that time, so recency must not penalise it;
+- ``since``: open-ended, from a start to `now` ("since March", "in the past 30 days").
+
+Readings chosen where English is ambiguous (all in the zone of `now`):
+
+- A bare weekday, "on/this/coming <weekday>": the coming one, today included.
+- "next <weekday>": that weekday in the next calendar week (weeks start on Monday). Said on
+  Wednesday 2026-11-18, "next Friday" is 2026-11-27, as most US speakers mean it; said on a
+  Saturday it is six days away, not thirteen.
+- "last / this past <weekday>": the most recent one before today.
+- "this/next/last week", "...weekend": Monday-based calendar weeks; a weekend is its
+  Saturday and Sunday.
+- A month without a year ("in March"): the coming one when it begins within the next
+  three months ("in December" said in November), else the most recent one that has begun
+  (this month if it is March). "since March" always looks back; "last March" is the most
+  recent one that has ended, "next March" the first one that has not begun.
+- "last spring/summer/fall/autumn/winter": the most recent such meteorological season
+  (Mar-May, Jun-Aug, Sep-Nov, Dec-Feb) that has ended.
+- A day without a year ("November 20", "11/20", US month/day order): its closest
+  occurrence to today, ties to the future.
+- A bare year: a past year is a period; the current or a future year a range.
+- "Thanksgiving" is the fourth Thursday of November; "over Thanksgiving" or "Thanksgiving
+  break/weekend" is Thursday to Sunday.
+
+When a question names several windows, the longest phrase wins ("since March" over
+"March"), then the earliest. No clock is read: `now` is passed in.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+
+from dateutil.relativedelta import relativedelta
+
+KINDS = ("day", "range", "since", "period")
+
+
+@dataclass(frozen=True)
+class TimeWindow:
+    start: datetime   # aware, inclusive
+    end: datetime     # aware, exclusive
+    kind: str         # "day" | "range" | "since" | "period"
+    text: str         # the words that named it
+
+
+_WEEKDAYS = {
+    "monday": 0, "mon": 0, "tuesday": 1, "tues": 1, "tue": 1, "wednesday": 2,
+    "thursday": 3, "thurs": 3, "thur": 3, "thu": 3, "friday": 4, "fri": 4,
+    "saturday": 5, "sunday": 6,
+}
+_MONTHS = {
+    "january": 1, "jan": 1, "february": 2, "feb": 2, "march": 3, "mar": 3, "april": 4,
+    "apr": 4, "may": 5, "june": 6, "jun": 6, "july": 7, "jul": 7, "august": 8, "aug": 8,
+    "september": 9, "sept": 9, "sep": 9, "october": 10, "oct": 10, "november": 11,
+    "nov": 11, "december": 12, "dec": 12,
+}
+# Meteorological seasons: first month, and winter starts in the December of its year.
+_SEASONS = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9, "winter": 12}
+_NUMBERS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+            "seven": 7, "eight": 8, "nine": 9, "ten": 10, "few": 3, "couple": 2}
+
+_COUNT = "|".join([r"\d+", *_NUMBERS])
+_EXACT = "|".join([r"\d+", *(w for w in _NUMBERS if w not in ("few", "couple"))])
+_WD = "|".join(sorted(_WEEKDAYS, key=len, reverse=True))
+_MO = "|".join(sorted(_MONTHS, key=len, reverse=True))
+_SE = "|".join(_SEASONS)
+_YEAR = r"(?:19|20)\d\d"
+_ORD = r"(?:st|nd|rd|th)?"
+# A fraction before these words is an amount ("1/2 day", "3/4 inch"), not a date.
+_NOT_DATE_AFTER = re.compile(r"\s*(?:-\s*)?(?:day|days|hour|hours|inch|inches|in\b|cup|cups|"
+                             r"mile|miles|gallon|gallons|lb|lbs|off|price|time|of)\b")
+# A bare month needs one of these before it: "may" and "march" are also verbs.
+_MONTH_PREPOSITION = re.compile(
+    r"\b(?:in|during|since|from|of|until|till|through|by|before|after|early|late|mid|"
+    r"around)\s+(?:the\s+)?(?:month\s+of\s+)?$")
+# "this may be", "next may need": the modal verb, not the month.
+_MAY_VERB = re.compile(r"\s+(?:be|have|need|i|we|you|not|also|still|get|take|want|go|come)\b")
+# A month named without a year is the coming one when it begins within this many months.
+_MONTH_LOOKAHEAD = 3
+_SINCE = re.compile(r"\bsince\s+(?:the\s+)?$")
+# Words kept in a window's text though they add nothing to its meaning.
+_LEAD = re.compile(r"(?:\b(?:back|way\s+back)\s+)?\b(?:in|on|during|over|from|for|at)\s+(?:the\s+)?$")
+
+
+@dataclass(frozen=True)
+class _Ctx:
+    now: datetime
+    today: date
+    text: str
+    since: bool   # "since" precedes the phrase: prefer the most recent start
+
+
+def find_window(question: str, now: datetime) -> TimeWindow | None:
+    """The time window the question names, or None. `now` must be timezone-aware."""
+    if now.tzinfo is None or now.utcoffset() is None:
+        raise ValueError("now must be timezone-aware")
+    text = question.lower().replace("\u2019", "'")
+    best: tuple[int, int, TimeWindow] | None = None
+    for pattern, resolve in _RULES:
+        for m in pattern.finditer(text):
+            since = bool(_SINCE.search(text, 0, m.start()))
+            ctx = _Ctx(now=now, today=now.date(), text=text, since=since)
+            found = resolve(m, ctx)
+            if found is None:
+                continue
+            window = _window(found, m, ctx)
+            if window.start >= window.end:
+                continue
+            length = len(window.text)
+            if best is None or (length, -m.start()) > (best[0], -best[1]):
+                best = (length, m.start(), window)
+    return best[2] if best else None
+
+
+# --- resolution helpers -------------------------------------------------------------
+
+_Found = tuple[date, date, str]   # start day, end day (exclusive), kind before "since"
+
+
+def _midnight(day: date, now: datetime) -> datetime:
+    return datetime(day.year, day.month, day.day, tzinfo=now.tzinfo)
+
+
+def _window(found: _Found, m: re.Match, ctx: _Ctx) -> TimeWindow:
+    start, end, kind = found
+    begin = m.start()
+    words = m.group(0)
+    if ctx.since:
+        since = _SINCE.search(ctx.text, 0, begin)
+        return TimeWindow(_midnight(start, ctx.now), ctx.now, "since",
+                          " ".join(ctx.text[since.start():m.end()].split()))
+    if kind == "since":
+        return TimeWindow(_midnight(start, ctx.now), ctx.now, kind, " ".join(words.split()))
+    lead = _LEAD.search(ctx.text, 0, begin)
+    if lead:
+        words = ctx.text[lead.start():m.end()]
+    return TimeWindow(_midnight(start, ctx.now), _midnight(end, ctx.now), kind,
+                      " ".join(words.split()))
+
+
+def _kind(start: date, end: date, today: date, *, single: bool, explicit_year: bool = False) -> str:
+    """One day is a "day" (a past one a "period" when its year was written out); longer
+    spans are a "range", or a "period" once they are entirely over."""
+    past = end <= today
+    if single:
+        return "period" if past and explicit_year else "day"
+    return "period" if past else "range"
+
+
+def _day(d: date, today: date, explicit_year: bool = False) -> _Found:
+    end = d + timedelta(days=1)
+    return d, end, _kind(d, end, today, single=True, explicit_year=explicit_year)
+
+
+def _span(start: date, end: date, today: date) -> _Found:
+    return start, end, _kind(start, end, today, single=False)
+
+
+def _safe_date(year: int, month: int, day: int) -> date | None:
+    try:
+        return date(year, month, day)
+    except ValueError:
+        return None
+
+
+def _closest(month: int, day: int, today: date, since: bool) -> date | None:
+    """The occurrence of month/day nearest today (ties to the future); after "since",
+    the most recent one not after today."""
+    options = [d for y in (today.year - 1, today.year, today.year + 1)
+               if (d := _safe_date(y, month, day)) is not None and not (since and d > today)]
+    if not options:
+        return None
+    return min(options, key=lambda d: (abs((d - today).days), d < today))
+
+
+def _monday(d: date) -> date:
+    return d - timedelta(days=d.weekday())
+
+
+def _coming(weekday: int, today: date) -> date:
+    return today + timedelta(days=(weekday - today.weekday()) % 7)
+
+
+def _previous(weekday: int, today: date) -> date:
+    return today - timedelta(days=(today.weekday() - weekday - 1) % 7 + 1)
+
+
+def _month(year: int, month: int) -> tuple[date, date]:
+    start = date(year, month, 1)
+    return start, start + relativedelta(months=1)
+
+
+def _season(year: int, first_month: int) -> tuple[date, date]:
+    start = date(year, first_month, 1)
+    return start, start + relativedelta(months=3)
+
+
+def _cyclic(occurrence: Callable[[int], tuple[date, date]], modifier: str, today: date) -> _Found:
+    """A month or season named without a year, by its modifier (see the module doc)."""
+    spans = [occurrence(y) for y in range(today.year - 2, today.year + 2)]
+    if modifier == "last":
+        start, end = max((s for s in spans if s[1] <= today), key=lambda s: s[0])
+    elif modifier == "next":
+        start, end = min((s for s in spans if s[0] > today), key=lambda s: s[0])
+    elif modifier == "this":
+        start, end = next((s for s in spans if s[0] <= today < s[1]),
+                          min((s for s in spans if s[0].year == today.year), key=lambda s: s[0]))
+    else:
+        start, end = max((s for s in spans if s[0] <= today), key=lambda s: s[0])
+        if modifier == "soon":
+            upcoming = min((s for s in spans if s[0] > today), key=lambda s: s[0])
+            if upcoming[0] <= today + relativedelta(months=_MONTH_LOOKAHEAD):
+                start, end = upcoming
+    return _span(start, end, today)
+
+
+def _thanksgiving(year: int) -> date:
+    first = date(year, 11, 1)
+    return first + timedelta(days=(3 - first.weekday()) % 7 + 21)
+
+
+def _count(word: str) -> int | None:
+    return int(word) if word.isdigit() else _NUMBERS.get(word)
+
+
+# --- rules: (pattern, resolver); a resolver returns None to decline a match --------
+
+def _r_iso(m: re.Match, ctx: _Ctx) -> _Found | None:
+    d = _safe_date(int(m["y"]), int(m["m"]), int(m["d"]))
+    return _day(d, ctx.today, explicit_year=True) if d else None
+
+
+def _r_numeric(m: re.Match, ctx: _Ctx) -> _Found | None:
+    if m["y"] is None and _NOT_DATE_AFTER.match(ctx.text, m.end()):
+        return None
+    month, day = int(m["m"]), int(m["d"])
+    if m["y"]:
+        year = int(m["y"])
+        year += 2000 if year < 100 else 0
+        d = _safe_date(year, month, day)
+        return _day(d, ctx.today, explicit_year=True) if d else None
+    d = _closest(month, day, ctx.today, ctx.since)
+    return _day(d, ctx.today) if d else None
+
+
+def _r_month_day(m: re.Match, ctx: _Ctx) -> _Found | None:
+    month, day = _MONTHS[m["mo"]], int(m["d"])
+    if m["y"]:
+        d = _safe_date(int(m["y"]), month, day)
+        return _day(d, ctx.today, explicit_year=True) if d else None
+    d = _closest(month, day, ctx.today, ctx.since)
+    return _day(d, ctx.today) if d else None
+
+
+def _r_month_year(m: re.Match, ctx: _Ctx) -> _Found:
+    return _span(*_month(int(m["y"]), _MONTHS[m["mo"]]), ctx.today)
+
+
+def _r_season_year(m: re.Match, ctx: _Ctx) -> _Found:
+    return _span(*_season(int(m["y"]), _SEASONS[m["se"]]), ctx.today)
+
+
+def _r_month(m: re.Match, ctx: _Ctx) -> _Found | None:
+    modifier = m["mod"] or ""
+    if not modifier and not _MONTH_PREPOSITION.search(ctx.text, 0, m.start()):
+        return None
+    if m["mo"] == "may" and _MAY_VERB.match(ctx.text, m.end()):
+        return None
+    if not modifier and not ctx.since:
+        modifier = "soon"
+    month = _MONTHS[m["mo"]]
+    return _cyclic(lambda y: _month(y, month), modifier, ctx.today)
+
+
+def _r_season(m: re.Match, ctx: _Ctx) -> _Found:
+    first = _SEASONS[m["se"]]
+    modifier = "last" if "past" in m["mod"] or m["mod"] == "last" else m["mod"]
+    return _cyclic(lambda y: _season(y, first), modifier, ctx.today)
+
+
+def _r_year(m: re.Match, ctx: _Ctx) -> _Found:
+    return _span(date(int(m["y"]), 1, 1), date(int(m["y"]) + 1, 1, 1), ctx.today)
+
+
+def _r_relative_day(m: re.Match, ctx: _Ctx) -> _Found:
+    word = m["w"]
+    offset = -1 if word == "yesterday" else 1 if word.startswith(("tom", "tmr")) else 0
+    return _day(ctx.today + timedelta(days=offset), ctx.today)
+
+
+def _r_weekday(m: re.Match, ctx: _Ctx) -> _Found:
+    weekday, modifier = _WEEKDAYS[m["wd"]], " ".join((m["mod"] or "").split())
+    if modifier == "next":
+        d = _monday(ctx.today) + timedelta(days=7 + weekday)
+    elif modifier in ("last", "this past", "past") or (ctx.since and weekday != ctx.today.weekday()):
+        d = _previous(weekday, ctx.today)
+    else:
+        d = _coming(weekday, ctx.today)
+    return _day(d, ctx.today)
+
+
+def _r_week(m: re.Match, ctx: _Ctx) -> _Found:
+    shift = {"this": 0, "next": 7, "last": -7}[m["mod"]]
+    monday = _monday(ctx.today) + timedelta(days=shift)
+    if m["unit"] == "weekend":
+        return _span(monday + timedelta(days=5), monday + timedelta(days=7), ctx.today)
+    return _span(monday, monday + timedelta(days=7), ctx.today)
+
+
+def _r_month_rel(m: re.Match, ctx: _Ctx) -> _Found:
+    shift = {"this": 0, "next": 1, "last": -1}[m["mod"]]
+    first = date(ctx.today.year, ctx.today.month, 1) + relativedelta(months=shift)
+    return _span(*_month(first.year, first.month), ctx.today)
+
+
+def _r_year_rel(m: re.Match, ctx: _Ctx) -> _Found:
+    year = ctx.today.year + {"this": 0, "next": 1, "last": -1}[m["mod"]]
+    return _span(date(year, 1, 1), date(year + 1, 1, 1), ctx.today)
+
+
+def _r_past_n(m: re.Match, ctx: _Ctx) -> _Found | None:
+    n = _count(m["n"] or m["n2"] or "1")
+    if n is None:
+        return None
+    unit = m["unit"].rstrip("s")
+    start = ctx.today - relativedelta(**{f"{unit}s": n})
+    return start, ctx.today + timedelta(days=1), "since"
+
+
+def _r_ago(m: re.Match, ctx: _Ctx) -> _Found:
+    """"two years ago" is that calendar year; "three weeks ago" that calendar week."""
+    n = _count(m["n"])
+    unit = m["unit"].rstrip("s")
+    if unit == "day":
+        return _day(ctx.today - timedelta(days=n), ctx.today)
+    if unit == "week":
+        monday = _monday(ctx.today) - timedelta(days=7 * n)
+        return _span(monday, monday + timedelta(days=7), ctx.today)
+    if unit == "month":
+        first = date(ctx.today.year, ctx.today.month, 1) - relativedelta(months=n)
+        return _span(*_month(first.year, first.month), ctx.today)
+    year = ctx.today.year - n
+    return _span(date(year, 1, 1), date(year + 1, 1, 1), ctx.today)
+
+
+def _r_thanksgiving(m: re.Match, ctx: _Ctx) -> _Found:
+    year = ctx.today.year
+    if m["mod"] == "last":
+        year -= 1 if _thanksgiving(year) >= ctx.today else 0
+    elif m["mod"] == "next":
+        year += 1 if _thanksgiving(year) < ctx.today else 0
+    day = _thanksgiving(year)
+    if m["after"]:
+        return _day(day + timedelta(days=1), ctx.today)
+    if m["over"] or m["long"]:
+        return _span(day, day + timedelta(days=4), ctx.today)
+    return _day(day, ctx.today)
+
+
+_Resolver = Callable[[re.Match, _Ctx], "_Found | None"]
+_RULES: tuple[tuple[re.Pattern, _Resolver], ...] = tuple((re.compile(p), f) for p, f in (
+    (rf"\b(?P<y>{_YEAR})-(?P<m>\d{{1,2}})-(?P<d>\d{{1,2}})\b", _r_iso),
+    (r"(?<![\d/.-])(?P<m>\d{1,2})/(?P<d>\d{1,2})(?:/(?P<y>\d{4}|\d{2}))?(?![\d/])", _r_numeric),
+    ((rf"\b(?P<mo>{_MO})\.?\s+(?P<d>\d{{1,2}}){_ORD}\b"
+      rf"(?:,?\s+(?P<y>{_YEAR})\b)?"), _r_month_day),
+    ((rf"\b(?:the\s+)?(?P<d>\d{{1,2}}){_ORD}\s+(?:of\s+)?(?P<mo>{_MO})\b"
+      rf"(?:,?\s+(?P<y>{_YEAR})\b)?"), _r_month_day),
+    (rf"\b(?P<mo>{_MO})\.?,?\s+(?:of\s+)?(?P<y>{_YEAR})\b", _r_month_year),
+    (rf"\b(?:the\s+)?(?P<se>{_SE})\s+(?:of\s+)?(?P<y>{_YEAR})\b", _r_season_year),
+    (rf"\b(?:(?P<mod>last|this|next)\s+)?(?P<mo>{_MO})\b(?!\.?\s*\d)", _r_month),
+    (rf"\b(?P<mod>last|this|next|this\s+past|past)\s+(?P<se>{_SE})\b", _r_season),
+    (rf"(?<![$#/-])\b(?P<y>{_YEAR})\b(?![-/]\d)", _r_year),
+    ((r"\b(?P<w>today|tonight|this\s+(?:morning|afternoon|evening)|tomorrow|tomorow|"
+      r"tommorow|tommorrow|tmrw|tmr|yesterday)\b"), _r_relative_day),
+    ((r"\b(?:(?P<mod>this\s+coming|this\s+past|coming|this|next|last|past|on)\s+)?"
+      rf"(?P<wd>{_WD})\b"), _r_weekday),
+    (r"\b(?P<mod>this|next|last)\s+(?P<unit>week|weekend)\b(?!\s+of\b)", _r_week),
+    (r"\b(?P<mod>this|next|last)\s+month\b(?!\s+of\b)", _r_month_rel),
+    (r"\b(?P<mod>this|next|last)\s+year\b(?!\s+of\b)", _r_year_rel),
+    # "the past week", "past 3 months", "the last 30 days"; not "last week" (the calendar
+    # week) nor "the last day of school".
+    ((rf"\b(?:(?:the\s+)?past\s+(?:(?P<n>{_COUNT})\s+(?:of\s+)?)?|(?:the\s+)?last\s+"
+      rf"(?P<n2>{_COUNT})\s+(?:of\s+)?)(?P<unit>days?|weeks?|months?|years?)\b"), _r_past_n),
+    ((r"\b(?P<after>the\s+day\s+after\s+)?(?:(?P<over>over|during)\s+)?"
+      r"(?:(?P<mod>last|next|this)\s+)?thanksgiving(?:\s+(?P<long>break|weekend|holiday))?\b"),
+     _r_thanksgiving),
+    # "a few years ago" is too vague to centre a period on: the router's cue covers it.
+    (rf"\b(?P<n>{_EXACT})\s+(?P<unit>days?|weeks?|months?|years?)\s+ago\b", _r_ago),
+))

@@ -1,0 +1,80 @@
+"""Time weights: the decay models from config/default.toml, as promised in the issue."""
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from brainquery.config import load_config
+from brainquery.decay import DECAY_FUNCTIONS, decay_function, period_weight, time_weight
+
+CONFIG = load_config()
+TYPES = ("email", "newsletter", "invoice", "manual", "calendar_event", "static_pdf")
+CODE = {name: i for i, name in enumerate(TYPES)}
+
+
+def weights(pattern: str, ages, types, recency=1.0, relevant=None, **changes):
+    model = dataclasses.replace(getattr(CONFIG.time, pattern), **changes)
+    ages = np.asarray(ages, dtype=float)
+    codes = np.array([CODE[t] for t in types])
+    relevant = np.ones(len(ages), bool) if relevant is None else np.asarray(relevant)
+    return time_weight(model, ages, codes, TYPES, recency, relevant)
+
+
+def test_logistical_halves_every_seven_days():
+    w = weights("logistical", [0, 7, 14], ["email"] * 3, cutoff_days=0.0)
+    assert w == pytest.approx([1.0, 0.5, 0.25])
+
+
+def test_logistical_soft_cutoff_only_when_something_newer_answers():
+    ages, types = [2, 40], ["email", "email"]
+    with_newer = weights("logistical", ages, types)
+    alone = weights("logistical", [40], ["email"])
+    assert with_newer[1] == pytest.approx(alone[0] * CONFIG.time.logistical.cutoff_factor)
+    # The newer document does not answer the question: the old one keeps its weight.
+    not_relevant = weights("logistical", ages, types, relevant=[False, True])
+    assert not_relevant[1] == pytest.approx(alone[0])
+
+
+def test_entity_is_linear_with_a_ninety_day_half_life_and_a_floor():
+    w = weights("entity", [0, 90, 170, 10_000], ["email"] * 4)
+    assert w[:3] == pytest.approx([1.0, 0.5, 1 - 0.5 * 170 / 90])
+    assert w[3] == CONFIG.time.entity.floor
+
+
+def test_manuals_decay_slower_than_newsletters():
+    manual, newsletter = weights("logistical", [60, 60], ["manual", "newsletter"])
+    assert manual > 10 * newsletter
+
+
+def test_historical_questions_have_no_recency_penalty():
+    w = weights("historical", [1, 400, 4000], ["invoice"] * 3)
+    assert np.all(w == 1.0)
+
+
+def test_undated_is_not_fresh():
+    """A document whose only date is when we read it must not win as 'the newest'."""
+    undated, fresh = weights("logistical", [np.nan, 0], ["email", "email"])
+    assert undated == CONFIG.time.logistical.undated < fresh
+
+
+def test_recency_need_blends_the_decay_in():
+    none, full = (weights("entity", [10_000], ["email"], recency=r)[0] for r in (0.0, 1.0))
+    assert none == 1.0 and full == CONFIG.time.entity.floor
+
+
+def test_period_weight_is_a_window_not_a_decay_from_now():
+    day = 86400.0
+    start, end = 1000 * day, 1365 * day
+    w = period_weight(CONFIG.time.period, np.array([1100 * day, 1365 * day + 120 * day,
+                                                    500 * day, np.nan]), start, end)
+    assert w[0] == 1.0
+    assert w[1] == pytest.approx(0.5 ** (120 / CONFIG.time.period.half_life_days))
+    assert w[2] == CONFIG.time.period.floor and w[3] == CONFIG.time.period.floor
+
+
+def test_unknown_decay_model_names_the_valid_ones():
+    with pytest.raises(ValueError, match="exponential"):
+        decay_function("hyperbolic")
+    assert set(DECAY_FUNCTIONS) == {"exponential", "linear", "none"}
