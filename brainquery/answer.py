@@ -53,24 +53,38 @@ def split_sentences(text: str) -> list[str]:
 
 
 def extract(text: str, kind: str | None, term_weights: dict[str, float],
-            tokenize: Callable[[str], Sequence[str]], cfg: AnswerSection) -> Extract:
-    """The best `max_sentences` sentences of `text` for the question, in document order."""
-    sentences = split_sentences(text)
+            tokenize: Callable[[str], Sequence[str]], cfg: AnswerSection,
+            title: str = "") -> Extract:
+    """The best `max_sentences` sentences of `text` for the question, in document order.
+
+    A sentence scores by the question's words it holds (IDF-weighted, normalised by the
+    best sentence), plus `context_weight` of its neighbours' (a value often sits on the line
+    after the words that name it: "Your Driftless Energy bill" ... "Amount Due $88.95"),
+    plus `kind_bonus` when it holds a span of the kind the question wants. Headers that
+    only repeat the title, and quoted reply lines, are never the answer.
+    """
+    sentences = [s for s in split_sentences(_QUOTED.sub("", text)) if not _is_header(s, title)]
     if not sentences:
         return Extract("", None, 0.0)
     _, spans = _compiled(cfg)
     span = spans.get(kind) if kind else None
-    scores = np.array([_sentence_score(s, term_weights, tokenize) for s in sentences])
+    overlap = np.array([_sentence_score(s, term_weights, tokenize) for s in sentences])
+    if overlap.max() > 0:
+        overlap = overlap / overlap.max()
+    context = np.zeros_like(overlap)
+    context[1:] += overlap[:-1]
+    context[:-1] += overlap[1:]
     found = [_longest(span, s) if span else None for s in sentences]
-    has_span = np.array([f is not None for f in found])
+    has_span = np.array([f is not None for f in found], dtype=np.float64)
     # Among equally good sentences the one with the most specific span wins ("16x25x4"
     # over "16x25").
     specificity = np.array([len(f) if f else 0 for f in found]) / 1000.0
-    scores = scores + (cfg.kind_bonus * has_span + specificity) * (scores > 0)
+    relevant = (overlap + context) > 0
+    scores = overlap + cfg.context_weight * context + (cfg.kind_bonus * has_span + specificity) * relevant
     best = int(np.argmax(scores))
     chosen = [best]
     for i in np.argsort(-scores, kind="stable")[1:cfg.max_sentences]:
-        if scores[i] > 0 and scores[i] >= 0.5 * scores[best]:
+        if scores[i] > 0 and scores[i] >= cfg.second_sentence_share * scores[best]:
             chosen.append(int(i))
     chosen.sort()
     answer = " ".join(sentences[i] for i in chosen)
@@ -80,9 +94,26 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
     return Extract(answer, value, float(scores[best]))
 
 
-def _longest(span: re.Pattern, sentence: str) -> str | None:
-    matches = [m.group(0) for m in span.finditer(sentence)]
-    return max(matches, key=len) if matches else None
+def whole(text: str, kind: str | None, cfg: AnswerSection) -> Extract:
+    """A short record (a calendar event) as the answer: its lines, up to `max_chars`."""
+    lines = split_sentences(text)
+    answer = ""
+    for line in lines:
+        if len(answer) + len(line) + 2 > cfg.max_chars:
+            break
+        answer = f"{answer}; {line}" if answer else line
+    _, spans = _compiled(cfg)
+    span = spans.get(kind) if kind else None
+    value = _longest(span, answer) if span else None
+    return Extract(answer, normalise_value(value) if value else None, 1.0)
+
+
+_QUOTED = re.compile(r"^[ \t]*>.*$|^On .{5,200} wrote:[ \t]*$", re.MULTILINE)
+_HEADER = re.compile(r"^(subject|from|to|cc|date|sent):", re.IGNORECASE)
+
+
+def _is_header(sentence: str, title: str) -> bool:
+    return bool(_HEADER.match(sentence)) or (bool(title) and sentence.strip().lower() == title.strip().lower())
 
 
 def _sentence_score(sentence: str, term_weights: dict[str, float],
@@ -112,20 +143,10 @@ def snippet(text: str, term_weights: dict[str, float], tokenize: Callable[[str],
     return out if len(out) <= limit else out[:limit - 1].rstrip() + "…"
 
 
-def coverage(base_terms: Sequence[str], term_idf: Callable[[str], float],
-             alternatives: dict[str, set[str]], doc_tokens: set[str]) -> float:
-    """The IDF-weighted share of the question's own terms found in a document, a term
-    counting as found when one of its synonyms is. A term that occurs nowhere in the
-    corpus weighs as much as the rarest term there is: asking for a fax number when no
-    document mentions a fax is exactly the question we cannot answer."""
-    if not base_terms:
-        return 0.0
-    weights = np.array([term_idf(t) for t in base_terms])
-    found = np.array([t in doc_tokens or bool(alternatives.get(t, set()) & doc_tokens)
-                      for t in base_terms])
-    total = weights.sum()
-    return float(weights[found].sum() / total) if total > 0 else 0.0
-
-
 def words(text: str) -> list[str]:
     return _WORD.findall(text)
+
+
+def _longest(span: re.Pattern, sentence: str) -> str | None:
+    matches = [m.group(0) for m in span.finditer(sentence)]
+    return max(matches, key=len) if matches else None

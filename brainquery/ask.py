@@ -14,6 +14,7 @@ import numpy as np
 
 from . import answer as answers
 from .config import Config
+from .coverage import TopicTerms
 from .decay import time_weight
 from .query_index import QueryIndex
 from .rank import Ranked, Ranker
@@ -92,8 +93,6 @@ class Asker:
         self.analyzer = Analyzer(config.text)
         self.router = load_router(config.router)
         self.ranker = Ranker(index, config)
-        bm25 = index.bm25
-        self._max_idf = float(np.max(bm25.idf_)) if len(bm25.idf_) else 1.0
 
     def ask(self, question: str, now: datetime, k: int | None = None,
             pattern: str | None = None) -> AskResult:
@@ -112,7 +111,9 @@ class Asker:
                     window=None if route.window is None else {
                         "start": route.window.start.isoformat(), "end": route.window.end.isoformat(),
                         "kind": route.window.kind, "text": route.window.text})
-        top_cover = self._coverage(question, ranked[0].doc) if ranked else 0.0
+        # The best coverage among the leading documents: the answer may sit in the second.
+        top_cover = max((r.parts["coverage"] for r in ranked[:self.config.scoring.halt_top_k]),
+                        default=0.0)
         top_cosine = float(query.cosine_all[ranked[0].chunk]) if ranked else 0.0
         cfg = self.config.confidence
         if not ranked or top_cover < cfg.min_coverage or top_cosine < cfg.min_dense:
@@ -146,50 +147,34 @@ class Asker:
         top_bm25 = float(bm25_all.max()) if bm25_all.size else 0.0
         bm25_norm = bm25_all / top_bm25 if top_bm25 > 0 else np.zeros_like(bm25_all)
         hybrid = scoring.alpha * bm25_norm + scoring.beta * 0.5 * (1.0 + cosine_all)
+        topic = TopicTerms.of(question, self.analyzer, index.bm25,
+                              self.config.confidence.question_words)
         return Query(text=question, route=route, now=now.timestamp(), terms=terms,
                      bm25_all=bm25_all, cosine_all=np.asarray(cosine_all, dtype=np.float64),
-                     hybrid_all=hybrid)
+                     hybrid_all=hybrid, topic=topic)
 
     # ---- documents ------------------------------------------------------------------
-    def _doc_text(self, doc: int) -> str:
+    def _doc_text(self, doc: int, with_title: bool = True) -> str:
         index = self.index
         rows = np.flatnonzero(index.chunk_doc == doc)
         rows = rows[np.argsort(index.chunk_no[rows])]
         title = str(index.docs[doc].get("title", ""))
         body = "\n".join(_drop_overlap([index.chunk_texts[i] for i in rows]))
-        return f"{title}\n{body}" if title else body
-
-    def _coverage(self, question: str, doc: int) -> float:
-        base, alternatives = self._term_groups(question)
-        tokens = set(self.analyzer.tokens(self._doc_text(doc)))
-        return answers.coverage(base, self._idf, alternatives, tokens)
-
-    def _term_groups(self, question: str) -> tuple[list[str], dict[str, set[str]]]:
-        """The question's own terms and, for each, the synonyms that may stand in for it.
-        Synonyms of a phrase ("half day" ~ "early release") stand in for each word of it."""
-        terms = self.analyzer.query_terms(question)
-        base = list(dict.fromkeys(t for t, w in terms if w >= 1.0))
-        expanded = {t for t, w in terms if w < 1.0}
-        alternatives: dict[str, set[str]] = {}
-        own: set[str] = set()
-        for term in base:
-            alts = {t for t, w in self.analyzer.query_terms(term) if w < 1.0}
-            alternatives[term] = alts
-            own |= alts
-        phrase = expanded - own
-        if phrase:
-            for term in base:
-                if not alternatives[term]:
-                    alternatives[term] = set(phrase)
-        return base, alternatives
-
-    def _idf(self, term: str) -> float:
-        col = self.index.bm25.vocab_.get(term)
-        return float(self.index.bm25.idf_[col]) if col is not None else self._max_idf
+        return f"{title}\n{body}" if title and with_title else body
 
     def _extract(self, doc: int, kind: str | None, term_weights: dict[str, float]) -> answers.Extract:
-        return answers.extract(self._doc_text(doc), kind, term_weights, self.analyzer.tokens,
-                               self.config.answer)
+        meta = self.index.docs[doc]
+        if meta.get("doc_type") == "calendar_event":
+            # An event is a record: what, when, where, note. Its whole text is the extract.
+            return answers.whole(self._doc_text(doc), kind, self.config.answer)
+        return answers.extract(self._doc_text(doc, with_title=False), kind, self._idf_weighted(term_weights),
+                               self.analyzer.tokens, self.config.answer,
+                               title=str(self.index.docs[doc].get("title", "")))
+
+    def _idf_weighted(self, term_weights: dict[str, float]) -> dict[str, float]:
+        bm25 = self.index.bm25
+        return {t: w * float(bm25.idf_[bm25.vocab_[t]]) for t, w in term_weights.items()
+                if t in bm25.vocab_ and bm25.idf_[bm25.vocab_[t]] > 0}
 
     def _conflicts(self, question: str, ranked: list[Ranked], top_extract: answers.Extract,
                    kind: str | None, term_weights: dict[str, float]) -> list[Conflict]:
@@ -203,7 +188,7 @@ class Asker:
         for other in ranked[1:]:
             if other.relevance < cfg.conflict_relevance * top.relevance:
                 continue
-            if self._coverage(question, other.doc) < self.config.confidence.min_coverage:
+            if other.parts["coverage"] < self.config.confidence.min_coverage:
                 continue
             ext = self._extract(other.doc, kind, term_weights)
             if ext.value is None:

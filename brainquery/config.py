@@ -85,6 +85,7 @@ class ScoringSection:
     gamma: float
     delta: float
     ppr_seeds: int
+    coord_power: float
     relevant_share: float
     off_topic_factor: float
     cancelled_factor: float
@@ -141,12 +142,15 @@ class AnswerSection:
     conflict_relevance: float
     max_conflicts: int
     kind_bonus: float
+    context_weight: float
+    second_sentence_share: float
     kinds: tuple[tuple[str, str], ...]
     spans: tuple[tuple[str, str], ...]
 
 
 @dataclasses.dataclass(frozen=True)
 class ConfidenceSection:
+    question_words: tuple[str, ...]
     min_coverage: float
     min_dense: float
     fresh_days: float

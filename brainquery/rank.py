@@ -1,6 +1,6 @@
 """Candidates, scores and early halting: from a prepared question to ranked documents.
 
-relevance = alpha*bm25 + beta*dense + gamma*graph + delta*ppr
+relevance = (alpha*bm25 + beta*dense + gamma*graph + delta*ppr) * coverage ** coord_power
 final     = relevance * time * type_weight            (a candidate about the question)
           = relevance * time * type_weight * off_topic (one that is not)
 
@@ -22,10 +22,10 @@ import numpy as np
 
 from .config import Config
 from .query_index import QueryIndex
-from .scorers import (BM25Scorer, CentralityScorer, DenseScorer, PageRankScorer, Query,
-                      TimeScorer, TypeScorer)
+from .scorers import (BM25Scorer, CentralityScorer, CoverageScorer, DenseScorer, PageRankScorer,
+                      Query, TimeScorer, TypeScorer)
 
-PARTS = ("bm25", "dense", "graph", "ppr", "decay", "type_weight")
+PARTS = ("bm25", "dense", "graph", "ppr", "decay", "type_weight", "coverage")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -53,6 +53,7 @@ class Ranker:
         self.relevance_parts = (
             (BM25Scorer(), scoring.alpha), (DenseScorer(), scoring.beta),
             (CentralityScorer(index), scoring.gamma), (PageRankScorer(index, scoring.ppr_seeds), scoring.delta))
+        self.coverage = CoverageScorer(index)
         self.time = TimeScorer(index, config)
         self.types = TypeScorer(index, config)
 
@@ -80,7 +81,9 @@ class Ranker:
     def _score(self, query: Query, candidates: np.ndarray, keep: int) -> list[Ranked]:
         scoring = self.config.scoring
         parts = {scorer.name: scorer.score(query, candidates) for scorer, _ in self.relevance_parts}
-        relevance = sum(weight * parts[scorer.name] for scorer, weight in self.relevance_parts)
+        parts["coverage"] = self.coverage.score(query, candidates)
+        relevance = (sum(weight * parts[scorer.name] for scorer, weight in self.relevance_parts)
+                     * parts["coverage"] ** scoring.coord_power)
         match = scoring.alpha * parts["bm25"] + scoring.beta * np.maximum(query.cosine_all[candidates], 0.0)
         on_topic = match >= scoring.relevant_share * match.max() if match.size and match.max() > 0 \
             else np.ones(candidates.size, dtype=bool)

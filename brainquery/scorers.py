@@ -12,6 +12,7 @@ from typing import Protocol
 import numpy as np
 
 from .config import Config
+from .coverage import TopicTerms
 from .decay import SECONDS_PER_DAY, period_weight, per_type, time_weight
 from .query_index import QueryIndex
 from .router import Route
@@ -27,6 +28,7 @@ class Query:
     bm25_all: np.ndarray             # raw BM25 of every chunk
     cosine_all: np.ndarray           # dense cosine of every chunk
     hybrid_all: np.ndarray           # candidate generation: normalised BM25 + dense
+    topic: TopicTerms
     ppr_all: np.ndarray | None = None
 
 
@@ -87,6 +89,17 @@ class PageRankScorer:
             top = np.argpartition(-hybrid, n - 1)[:n]
             query.ppr_all = np.asarray(self.graph.ppr(top, hybrid[top]), dtype=np.float64)
         return _max_normalised(query.ppr_all[candidates])
+
+
+class CoverageScorer:
+    """The IDF-weighted share of the question's topic words the chunk mentions."""
+    name = "coverage"
+
+    def __init__(self, index: QueryIndex):
+        self.bm25 = index.bm25
+
+    def score(self, query: Query, candidates: np.ndarray) -> np.ndarray:
+        return query.topic.of_chunks(self.bm25, candidates)
 
 
 class TimeScorer:

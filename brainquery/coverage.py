@@ -1,0 +1,60 @@
+"""Coverage: how much of what a question is about a chunk mentions.
+
+The question's topic words (its stemmed terms minus the words that only say what kind of
+answer is wanted: "what", "time", "next"...), each weighted by its IDF, a word counting as
+present when one of its synonyms is. A word that occurs nowhere in the corpus weighs as
+much as the rarest word there is: asking for a fax number when no document mentions a fax
+is exactly the question we cannot answer.
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Sequence
+
+import numpy as np
+from scipy import sparse
+
+from .bm25 import SparseBM25
+from .textproc import Analyzer
+
+
+@dataclasses.dataclass(frozen=True)
+class TopicTerms:
+    terms: tuple[str, ...]
+    weights: np.ndarray            # IDF per topic term
+    membership: sparse.csr_matrix  # vocabulary column x topic term: 1 where the column counts
+
+    @classmethod
+    def of(cls, question: str, analyzer: Analyzer, bm25: SparseBM25,
+           question_words: Sequence[str]) -> "TopicTerms":
+        ignore = set(analyzer.tokens(" ".join(question_words))) | set(question_words)
+        terms = analyzer.query_terms(question)
+        base = [t for t in dict.fromkeys(t for t, w in terms if w >= 1.0) if t not in ignore]
+        own_alternatives = {t: {a for a, w in analyzer.query_terms(t) if w < 1.0} for t in base}
+        # Synonyms of a phrase ("half day" ~ "early release") stand in for each word of it
+        # that has no synonyms of its own.
+        phrase = {t for t, w in terms if w < 1.0} - set().union(*own_alternatives.values())
+        rows, cols = [], []
+        for j, term in enumerate(base):
+            alternatives = own_alternatives[term] or phrase
+            for word in {term} | alternatives:
+                col = bm25.vocab_.get(word)
+                if col is not None:
+                    rows.append(col)
+                    cols.append(j)
+        max_idf = float(np.max(bm25.idf_)) if len(bm25.idf_) else 1.0
+        weights = np.array([float(bm25.idf_[bm25.vocab_[t]]) if t in bm25.vocab_ else max_idf
+                            for t in base], dtype=np.float64)
+        membership = sparse.csr_matrix((np.ones(len(rows)), (rows, cols)),
+                                       shape=(len(bm25.vocab_), len(base)))
+        return cls(tuple(base), np.maximum(weights, 0.0), membership)
+
+    def of_chunks(self, bm25: SparseBM25, rows: np.ndarray) -> np.ndarray:
+        """Coverage in [0, 1] of each chunk row (0 for a question with no topic words)."""
+        total = self.weights.sum()
+        if not self.terms or total <= 0:
+            return np.zeros(len(rows))
+        present = sparse.csr_matrix(bm25.weights_[np.asarray(rows, dtype=np.int64)])
+        present.data = np.ones_like(present.data)
+        found = (present @ self.membership).toarray() > 0
+        return found.astype(np.float64) @ self.weights / total

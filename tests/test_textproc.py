@@ -1,0 +1,235 @@
+"""The words a person types meet the words their paperwork uses.
+
+One analysis (lowercase, tokens, stopwords, Snowball stems, normalisations) for documents
+and questions; synonym groups widen the question only; TF-IDF reads through the same
+analysis and a question's synonyms move its dense vector too.
+"""
+from __future__ import annotations
+
+import dataclasses
+import pickle
+import tomllib
+
+import numpy as np
+import pytest
+
+from brainquery.config import load_config
+from brainquery.embedding import DenseEmbedder
+from brainquery.textproc import Analyzer
+from ingest.config import ConfigError, config_file
+
+CONFIG = load_config()
+
+
+@pytest.fixture(scope="module")
+def analyzer() -> Analyzer:
+    return Analyzer(CONFIG.text)
+
+
+def _custom(tmp_path, synonyms: str, **changes) -> Analyzer:
+    path = tmp_path / "synonyms.toml"
+    path.write_text(synonyms)
+    return Analyzer(dataclasses.replace(CONFIG.text, synonyms_file=str(path), **changes))
+
+
+def _expansions(analyzer: Analyzer, question: str) -> dict[str, float]:
+    return {t: w for t, w in analyzer.query_terms(question) if w < 1.0}
+
+
+# ---- word forms ------------------------------------------------------------------------
+@pytest.mark.parametrize("asked, written", [
+    pytest.param("roofer", "Summit Roofing LLC", id="agentive-roofer-roofing"),
+    pytest.param("plumber", "Plumbing & Drain", id="agentive-plumber-plumbing"),
+    pytest.param("weigh", "Weight: 31.0 lb", id="weigh-weight"),
+    pytest.param("wifi", "Wi-Fi network", id="hyphenated-compound-joined"),
+    pytest.param("16 x 25 x 4", 'Media filter 16" x 25" x 4"', id="dimension-spaced-with-inch-marks"),
+    pytest.param("16x25x4", "FILTER 16X25X4", id="dimension-case"),
+    pytest.param("hl96v080c3", "model HL96V-080C3", id="model-number-hyphen"),
+    pytest.param("080C3", "model HL96V-080C3", id="model-number-part"),
+    pytest.param("12:15 pm", "dismissal at 12:15PM", id="clock-suffix-glued"),
+    pytest.param("34.5 lb", "weighed 34.50lb", id="unit-glued-trailing-zero"),
+    pytest.param("$14,850", "Total: 14850.00", id="thousands-and-cents"),
+    pytest.param("owners manual", "Owner's Manual", id="possessive"),
+    pytest.param("vaccinations", "vaccinated", id="stemming"),
+])
+def test_word_forms_meet(analyzer, asked, written):
+    assert set(analyzer.tokens(asked)) <= set(analyzer.tokens(written))
+
+
+@pytest.mark.parametrize("word", [
+    pytest.param("bill", id="bill"), pytest.param("due", id="due"),
+    pytest.param("full", id="full-day-vs-half-day"), pytest.param("next", id="next"),
+    pytest.param("last", id="last"), pytest.param("first", id="first"),
+    pytest.param("two", id="number-word"), pytest.param("amount", id="amount"),
+])
+def test_words_questions_hinge_on_survive_stopwords(analyzer, word):
+    assert analyzer.tokens(f"the {word} of it") == analyzer.tokens(word) != []
+
+
+@pytest.mark.parametrize("text", [
+    pytest.param("What is the", id="question-words"),
+    pytest.param("How much does it", id="auxiliaries"),
+    pytest.param("Did they do it", id="did"),
+])
+def test_function_words_are_dropped(analyzer, text):
+    assert analyzer.tokens(text) == []
+
+
+def test_words_keep_order_and_stopwords_for_shingles(analyzer):
+    text = "The bill is due on the first of the month"
+    words = analyzer.words(text)
+    assert len(words) == len(text.split())
+    assert [w for w in words if w in set(analyzer.tokens(text))] == analyzer.tokens(text)
+
+
+def test_compound_parts_and_whole_are_all_indexed(analyzer):
+    assert set(analyzer.tokens("wifi")) < set(analyzer.tokens("Wi-Fi"))
+    tokens = analyzer.tokens("password otter-Birchwood-7731")
+    assert set(analyzer.tokens("otter birchwood 7731 otterbirchwood7731")) <= set(tokens)
+    assert analyzer.words("otter-Birchwood-7731") == analyzer.words("otter Birchwood 7731")
+
+
+def test_junk_runs_are_not_words(analyzer):
+    blob = "a" * (CONFIG.text.max_token_chars + 1)
+    assert analyzer.tokens(f"invoice {blob}") == analyzer.tokens("invoice")
+
+
+# ---- synonyms: the question side -------------------------------------------------------
+@pytest.mark.parametrize("question, also_searched", [
+    pytest.param("When is the vet appointment?", "animal hospital", id="vet-to-animal-hospital"),
+    pytest.param("Which animal hospital do we use?", "veterinarian", id="phrase-to-word"),
+    pytest.param("What size is our HVAC filter?", "furnace", id="hvac-filter-to-furnace-filter"),
+    pytest.param("Is Friday a half day?", "early release", id="half-day-to-early-release"),
+    pytest.param("Is there an early dismissal?", "half day", id="early-dismissal-to-half-day"),
+    pytest.param("What time is pickup?", "dismissal", id="pickup-to-dismissal"),
+    pytest.param("When do the garbage bins go out?", "trash", id="garbage-to-trash"),
+    pytest.param("What's the wifi password?", "wireless network", id="wifi-to-wireless"),
+    pytest.param("What's the wifi password?", "passcode", id="password-to-passcode"),
+    pytest.param("dentist phone", "dental", id="dentist-to-dental"),
+    pytest.param("who is our doctor", "physician clinic", id="doctor-to-physician"),
+    pytest.param("next appt", "appointment", id="abbreviation"),
+    pytest.param("car insurance", "vehicle", id="car-to-vehicle"),
+    pytest.param("how much was the last bill", "statement invoice", id="bill-to-statement"),
+])
+def test_questions_are_expanded_with_synonyms(analyzer, question, also_searched):
+    expansions = _expansions(analyzer, question)
+    for term in analyzer.tokens(also_searched):
+        assert expansions.get(term) == CONFIG.text.synonym_weight, term
+
+
+@pytest.mark.parametrize("question, not_searched", [
+    pytest.param("hospital parking", "vet", id="part-of-a-phrase-is-not-the-phrase"),
+    pytest.param("Is there school on Friday?", "closure", id="no-school-needs-the-no"),
+    pytest.param("physical therapy bill", "wellness", id="longest-phrase-wins"),
+])
+def test_phrases_match_only_whole(analyzer, question, not_searched):
+    expansions = _expansions(analyzer, question)
+    assert not set(analyzer.tokens(not_searched)) & set(expansions)
+
+
+def test_typed_words_keep_full_weight_and_repeat(analyzer):
+    terms = analyzer.query_terms("filter filter HVAC")
+    typed = [t for t, w in terms if w == 1.0]
+    assert typed == analyzer.tokens("filter filter HVAC")
+    # an expansion never re-adds (or halves) a word the person typed
+    assert [t for t, _ in terms].count(analyzer.tokens("filter")[0]) == 2
+
+
+def test_expansion_weight_is_configured(tmp_path):
+    custom = _custom(tmp_path, 'groups = [["vet", "animal hospital"]]\n', synonym_weight=0.3)
+    assert custom.query_terms("vet") == [
+        (t, w) for t, w in [(custom.tokens("vet")[0], 1.0)] + [(t, 0.3) for t in custom.tokens("animal hospital")]]
+
+
+def test_synonym_file_covers_a_household_broadly(analyzer):
+    with open(config_file(CONFIG.text.synonyms_file), "rb") as fh:
+        data = tomllib.load(fh)
+    groups = data["groups"]
+    assert len(groups) >= 60
+    dead = [m for g in groups for m in g if not analyzer.tokens(m)]
+    assert dead == [], "members that analyse to nothing can never match"
+    keys = [tuple(sorted(g)) for g in groups]
+    assert len(keys) == len(set(keys)), "a group listed twice"
+
+
+def test_stem_normalisations_apply_to_documents_and_questions(tmp_path):
+    custom = _custom(tmp_path, '[stems]\nbaker = "bake"\n')
+    plain = _custom(tmp_path, "")
+    assert custom.tokens("our baker") == custom.tokens("baking")
+    assert custom.query_terms("baker") == [(custom.tokens("bake")[0], 1.0)]
+    assert plain.tokens("baker") != plain.tokens("baking")
+    assert custom.fingerprint != plain.fingerprint
+
+
+@pytest.mark.parametrize("text, named", [
+    pytest.param('groups = [["vet"]]\n', "two or more", id="group-of-one"),
+    pytest.param('groups = "vet"\n', "groups", id="not-a-list"),
+    pytest.param('synonyms = []\n', "unknown key", id="unknown-key"),
+    pytest.param('[stems]\nroofer = "roof top"\n', "one word", id="stem-to-phrase"),
+    pytest.param('groups = [[\n', "not valid TOML", id="bad-toml"),
+])
+def test_bad_synonym_files_are_named_errors(tmp_path, text, named):
+    with pytest.raises(ConfigError, match=named):
+        _custom(tmp_path, text)
+
+
+def test_missing_synonym_file_is_an_error():
+    with pytest.raises(ConfigError, match="not found"):
+        Analyzer(dataclasses.replace(CONFIG.text, synonyms_file="/nonexistent/synonyms.toml"))
+
+
+def test_pickles_and_is_the_analyzer_scikit_learn_calls(analyzer):
+    copy = pickle.loads(pickle.dumps(analyzer))
+    text = "Roofer replaced the Wi-Fi router; half day Friday"
+    assert copy(text) == analyzer.tokens(text)
+    assert copy.query_terms(text) == analyzer.query_terms(text)
+    assert copy.fingerprint == analyzer.fingerprint
+
+
+# ---- TF-IDF reads through the analyzer -------------------------------------------------
+TEXTS = [
+    "Summit Roofing replaced the roof shingles in May",
+    "Cedar Animal Hospital visit: weight 34.5 lb, rabies vaccine given",
+    "Furnace filter 16x25x4 MERV 11, replace every six months",
+    "Trash and recycling collection moves to Thursday",
+    "Wi-Fi network password changed after the router replacement",
+    "Friday is an early release day, dismissal at 12:15 pm",
+    "Lawn care invoice for October mowing and leaf cleanup",
+    "Dental cleaning appointment for Theo on Thursday",
+] * 3
+
+
+@pytest.fixture(scope="module")
+def dense() -> DenseEmbedder:
+    return DenseEmbedder(dataclasses.replace(CONFIG.embedding, dims=6), CONFIG.text).fit(TEXTS)
+
+
+def test_tfidf_vocabulary_is_the_analyzers(dense, analyzer):
+    assert set(dense.vectorizer_.vocabulary_) == {t for text in TEXTS for t in analyzer.tokens(text)}
+
+
+@pytest.mark.parametrize("question", [
+    pytest.param("Who was the roofer?", id="roofer"),
+    pytest.param("furnace filter size 16 x 25 x 4", id="filter"),
+    pytest.param("is friday early release", id="release"),
+    pytest.param("roof roof roof shingles", id="repeated-sublinear"),
+])
+def test_query_projection_equals_transform_for_typed_words(dense, question):
+    terms = [(t, 1.0) for t in dense.analyzer_.tokens(question)]
+    assert np.allclose(dense.transform_query(question, terms), dense.transform([question])[0], atol=1e-6)
+
+
+def test_synonyms_move_the_query_vector(dense):
+    typed_only = [(t, w) for t, w in dense.analyzer_.query_terms("vet") if w == 1.0]
+    vet_doc = dense.transform([TEXTS[1]])[0]
+    assert float(dense.transform_query("vet", typed_only) @ vet_doc) == 0.0  # "vet" is not in any text
+    assert float(dense.transform_query("vet") @ vet_doc) > 0.5
+
+
+def test_dense_model_cache_refits_when_the_analysis_changes(tmp_path, dense):
+    path = tmp_path / "dense.pkl"
+    dense.save(path)
+    cfg = dense.cfg
+    assert DenseEmbedder.load(path, cfg, CONFIG.text) is not None
+    other = dataclasses.replace(CONFIG.text, stopwords_extra=("roof",))
+    assert DenseEmbedder.load(path, cfg, other) is None
