@@ -42,14 +42,21 @@ class EvidenceGraph:
     def __init__(self, cfg: GraphSection):
         self.cfg = cfg
 
-    def fit(self, chunk_tokens: Sequence[Sequence[str]], groups: Sequence[str]) -> "EvidenceGraph":
+    def fit(self, chunk_tokens: Sequence[Sequence[str]], groups: Sequence[str],
+            docs: Sequence[int] | np.ndarray | None = None) -> "EvidenceGraph":
         """`groups[i]`: who speaks in chunk i (sender, list, vendor). A chunk whose voice is
-        unknown needs a key of its own (its document id), or it joins every other unknown."""
+        unknown needs a key of its own (its document id), or it joins every other unknown.
+        `docs[i]`: the document of chunk i. Chunks of one document overlap by design and
+        say nothing about each other, so they are never linked."""
         n = len(chunk_tokens)
         if len(groups) != n:
             raise ValueError(f"{n} chunks but {len(groups)} groups")
         incidence, self.shingle_limit_ = self._shingles(chunk_tokens)
         rows, cols, jaccard = self._pairs(incidence)
+        if docs is not None:
+            docs = np.asarray(docs)
+            other = docs[rows] != docs[cols]
+            rows, cols, jaccard = rows[other], cols[other], jaccard[other]
         self.adjacency_ = sparse.csr_matrix(
             (np.concatenate([jaccard, jaccard]).astype(np.float32),
              (np.concatenate([rows, cols]), np.concatenate([cols, rows]))), shape=(n, n))
@@ -59,7 +66,8 @@ class EvidenceGraph:
         self.degree_ = np.asarray(self.adjacency_.sum(axis=1), dtype=np.float64).ravel()
         return self
 
-    def ppr(self, seeds: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
+    def ppr(self, seeds: np.ndarray, weights: np.ndarray | None = None,
+            walk_only: bool = False) -> np.ndarray:
         """Personalised PageRank from `seeds` (chunk rows; `weights` default equal), by power
         iteration: p = r·s + (1 - r)·Pᵀp with P the row-normalised adjacency; the mass of
         chunks without edges jumps back to the seeds. Divided by its max; zeros when the
@@ -78,12 +86,18 @@ class EvidenceGraph:
         p = restart.copy()
         for _ in range(cfg.ppr_iterations):
             # The adjacency is symmetric, so Pᵀp = A·(p / degree).
-            spread = self.adjacency_ @ (p * inv_degree) + p[~has_edges].sum() * restart
+            dangling = p[~has_edges].sum()
+            spread = self.adjacency_ @ (p * inv_degree) + dangling * restart
             nxt = cfg.ppr_restart * restart + (1 - cfg.ppr_restart) * spread
             done = np.abs(nxt - p).sum() < cfg.ppr_tolerance
             p = nxt
             if done:
                 break
+        if walk_only:
+            # What arrived over edges: without the jumps back to the seeds, a seed with no
+            # links would score as if the whole graph pointed at it.
+            teleport = cfg.ppr_restart + (1 - cfg.ppr_restart) * p[~has_edges].sum()
+            p = np.clip(p - teleport * restart, 0.0, None)
         top = p.max()
         return p / top if top > 0 else p
 

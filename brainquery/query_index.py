@@ -154,7 +154,7 @@ def build(store: Store, config: Config) -> QueryIndex:
     full_texts = [model_cache.embed_text(str(m.get("title", "")), t) for m, t in zip(metas, texts)]
     bm25 = SparseBM25(config.bm25).fit([analyzer.tokens(t) for t in full_texts])
     graph = EvidenceGraph(config.graph).fit([analyzer.words(unquoted(t)) for t in full_texts],
-                                            [_group(m) for m in metas])
+                                            [_group(m) for m in metas], docs=chunk_doc)
     dense = model_cache.open_model(store, config.embedding) if ids else None
 
     return QueryIndex(
@@ -179,7 +179,9 @@ def _group(meta: dict[str, Any]) -> str:
         value = str(meta.get(key) or "").strip().lower()
         if value:
             return f"{key}:{_address(value)}"
-    return f"doc:{meta.get('doc_id', '')}"
+    # No named voice: the file is the voice (one calendar feed, one folder of notes is
+    # one writer); a file holding one document is a voice of its own anyway.
+    return f"file:{meta.get('file_path') or meta.get('doc_id', '')}"
 
 
 def _address(value: str) -> str:

@@ -87,7 +87,7 @@ class PageRankScorer:
             if n == 0:
                 return np.zeros(len(candidates))
             top = np.argpartition(-hybrid, n - 1)[:n]
-            query.ppr_all = np.asarray(self.graph.ppr(top, hybrid[top]), dtype=np.float64)
+            query.ppr_all = np.asarray(self.graph.ppr(top, hybrid[top], walk_only=True), dtype=np.float64)
         return _max_normalised(query.ppr_all[candidates])
 
 
