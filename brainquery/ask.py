@@ -93,6 +93,14 @@ class Asker:
         self.analyzer = Analyzer(config.text)
         self.router = load_router(config.router)
         self.ranker = Ranker(index, config)
+        # Stemmed words that name a document type -> its type codes.
+        codes = {name: i for i, name in enumerate(index.type_names)}
+        hints: dict[str, list[int]] = {}
+        for word, doc_type in config.scoring.type_hints.items():
+            for stem in self.analyzer.tokens(word):
+                if doc_type in codes:
+                    hints.setdefault(stem, []).append(codes[doc_type])
+        self._type_hints = {stem: np.asarray(c) for stem, c in hints.items()}
 
     def ask(self, question: str, now: datetime, k: int | None = None,
             pattern: str | None = None) -> AskResult:
@@ -148,10 +156,11 @@ class Asker:
         bm25_norm = bm25_all / top_bm25 if top_bm25 > 0 else np.zeros_like(bm25_all)
         hybrid = scoring.alpha * bm25_norm + scoring.beta * 0.5 * (1.0 + cosine_all)
         topic = TopicTerms.of(question, self.analyzer, index.bm25,
-                              self.config.confidence.question_words)
+                              self.config.confidence.question_words, self._type_hints)
         return Query(text=question, route=route, now=now.timestamp(), terms=terms,
                      bm25_all=bm25_all, cosine_all=np.asarray(cosine_all, dtype=np.float64),
-                     hybrid_all=hybrid, topic=topic)
+                     hybrid_all=hybrid, topic=topic,
+                     kind=answers.expected_kind(question, self.config.answer))
 
     # ---- documents ------------------------------------------------------------------
     def _doc_text(self, doc: int, with_title: bool = True) -> str:

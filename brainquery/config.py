@@ -88,6 +88,9 @@ class ScoringSection:
     coord_power: float
     relevant_share: float
     off_topic_factor: float
+    kind_miss_factor: float
+    type_hints: typing.Mapping[str, str]
+    type_hint_boost: float
     cancelled_factor: float
     stages: tuple[int, ...]
     halt_margin: float

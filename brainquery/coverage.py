@@ -23,10 +23,14 @@ class TopicTerms:
     terms: tuple[str, ...]
     weights: np.ndarray            # IDF per topic term
     membership: sparse.csr_matrix  # vocabulary column x topic term: 1 where the column counts
+    # Topic term -> document type codes it names ("calendar", "receipt"): a document of
+    # that type mentions it by being one.
+    type_terms: dict[int, np.ndarray] = dataclasses.field(default_factory=dict)
 
     @classmethod
     def of(cls, question: str, analyzer: Analyzer, bm25: SparseBM25,
-           question_words: Sequence[str]) -> "TopicTerms":
+           question_words: Sequence[str],
+           type_hints: dict[str, np.ndarray] | None = None) -> "TopicTerms":
         ignore = set(analyzer.tokens(" ".join(question_words))) | set(question_words)
         terms = analyzer.query_terms(question)
         base = [t for t in dict.fromkeys(t for t, w in terms if w >= 1.0) if t not in ignore]
@@ -47,14 +51,26 @@ class TopicTerms:
                             for t in base], dtype=np.float64)
         membership = sparse.csr_matrix((np.ones(len(rows)), (rows, cols)),
                                        shape=(len(bm25.vocab_), len(base)))
-        return cls(tuple(base), np.maximum(weights, 0.0), membership)
+        hints = type_hints or {}
+        type_terms = {j: hints[t] for j, t in enumerate(base) if t in hints}
+        return cls(tuple(base), np.maximum(weights, 0.0), membership, type_terms)
 
-    def of_chunks(self, bm25: SparseBM25, rows: np.ndarray) -> np.ndarray:
-        """Coverage in [0, 1] of each chunk row (0 for a question with no topic words)."""
+    def hinted_types(self) -> np.ndarray:
+        """Type codes the question names ("on our calendar", "the receipt")."""
+        if not self.type_terms:
+            return np.zeros(0, dtype=np.int64)
+        return np.unique(np.concatenate(list(self.type_terms.values())))
+
+    def of_chunks(self, bm25: SparseBM25, rows: np.ndarray, types: np.ndarray | None = None) -> np.ndarray:
+        """Coverage in [0, 1] of each chunk row (0 for a question with no topic words);
+        `types`: the document type code of each row."""
         total = self.weights.sum()
         if not self.terms or total <= 0:
             return np.zeros(len(rows))
         present = sparse.csr_matrix(bm25.weights_[np.asarray(rows, dtype=np.int64)])
         present.data = np.ones_like(present.data)
         found = (present @ self.membership).toarray() > 0
+        if types is not None:
+            for j, codes in self.type_terms.items():
+                found[:, j] |= np.isin(types, codes)
         return found.astype(np.float64) @ self.weights / total

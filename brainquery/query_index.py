@@ -67,6 +67,8 @@ class QueryIndex:
     bm25: SparseBM25
     graph: EvidenceGraph
     dense: DenseEmbedder | None
+    kind_names: tuple[str, ...]    # answer kinds (config [answer] spans) ...
+    chunk_kinds: np.ndarray        # ... bool (n_chunks, n_kinds): the chunk holds such a span
 
     @property
     def n_chunks(self) -> int:
@@ -156,13 +158,17 @@ def build(store: Store, config: Config) -> QueryIndex:
     graph = EvidenceGraph(config.graph).fit([analyzer.words(unquoted(t)) for t in full_texts],
                                             [_group(m) for m in metas], docs=chunk_doc)
     dense = model_cache.open_model(store, config.embedding) if ids else None
+    kind_names = tuple(kind for kind, _ in config.answer.spans)
+    patterns = [re.compile(pattern) for _, pattern in config.answer.spans]
+    chunk_kinds = np.array([[p.search(t) is not None for p in patterns] for t in texts],
+                           dtype=bool).reshape(len(texts), len(patterns))
 
     return QueryIndex(
         fingerprint=_fingerprint(ids, metas, dense), chunk_ids=np.asarray(ids, dtype=object),
         chunk_doc=chunk_doc, chunk_no=chunk_no, chunk_texts=texts, embeddings=embeddings,
         docs=docs, doc_epoch=doc_epoch, doc_type=doc_type, doc_cancelled=doc_cancelled,
         type_names=type_names, occ_doc=occ_doc, occ_start=occ_start, occ_end=occ_end,
-        bm25=bm25, graph=graph, dense=dense)
+        bm25=bm25, graph=graph, dense=dense, kind_names=kind_names, chunk_kinds=chunk_kinds)
 
 
 _QUOTED = re.compile(r"^[ \t]*>.*$|^On .{5,200} wrote:[ \t]*$", re.MULTILINE)
@@ -262,7 +268,8 @@ def _fingerprint(ids: list[str], metas: list[dict[str, Any]], dense: DenseEmbedd
 
 def _config_key(config: Config) -> str:
     """Index settings that change the cached arrays: another config means a rebuild."""
-    parts = (config.text, config.bm25, config.graph, config.embedding, config.scoring.undated_date_sources)
+    parts = (config.text, config.bm25, config.graph, config.embedding, config.scoring.undated_date_sources,
+             config.answer.spans)
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
 
 

@@ -1,8 +1,8 @@
 """Candidates, scores and early halting: from a prepared question to ranked documents.
 
 relevance = (alpha*bm25 + beta*dense + gamma*graph + delta*ppr) * coverage ** coord_power
-final     = relevance * time * type_weight            (a candidate about the question)
-          = relevance * time * type_weight * off_topic (one that is not)
+final     = relevance * time * type_weight * answer_type * type_hint  (a candidate about the question)
+          ... * off_topic_factor                                      (one that is not)
 
 A document must first be about the question; time and type then decide among those that
 are. "About the question" is a lexical-or-semantic match (normalised BM25, or the cosine)
@@ -22,10 +22,10 @@ import numpy as np
 
 from .config import Config
 from .query_index import QueryIndex
-from .scorers import (BM25Scorer, CentralityScorer, CoverageScorer, DenseScorer, PageRankScorer,
-                      Query, TimeScorer, TypeScorer)
+from .scorers import (AnswerTypeScorer, BM25Scorer, CentralityScorer, CoverageScorer, DenseScorer,
+                      PageRankScorer, Query, TimeScorer, TypeHintScorer, TypeScorer)
 
-PARTS = ("bm25", "dense", "graph", "ppr", "decay", "type_weight", "coverage")
+PARTS = ("bm25", "dense", "graph", "ppr", "decay", "type_weight", "coverage", "answer_type", "type_hint")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -54,6 +54,8 @@ class Ranker:
             (BM25Scorer(), scoring.alpha), (DenseScorer(), scoring.beta),
             (CentralityScorer(index), scoring.gamma), (PageRankScorer(index, scoring.ppr_seeds), scoring.delta))
         self.coverage = CoverageScorer(index)
+        self.answer_type = AnswerTypeScorer(index, config)
+        self.type_hint = TypeHintScorer(index, config)
         self.time = TimeScorer(index, config)
         self.types = TypeScorer(index, config)
 
@@ -89,7 +91,10 @@ class Ranker:
             else np.ones(candidates.size, dtype=bool)
         parts["decay"] = self.time.score(query, candidates, on_topic)
         parts["type_weight"] = self.types.score(query, candidates)
-        final = relevance * parts["decay"] * parts["type_weight"] * np.where(on_topic, 1.0, scoring.off_topic_factor)
+        parts["answer_type"] = self.answer_type.score(query, candidates)
+        parts["type_hint"] = self.type_hint.score(query, candidates)
+        final = (relevance * parts["decay"] * parts["type_weight"] * parts["answer_type"]
+                 * parts["type_hint"] * np.where(on_topic, 1.0, scoring.off_topic_factor))
         ages = self.time.ages(query, candidates)
 
         # Per document, its best chunk wins.

@@ -29,6 +29,7 @@ class Query:
     cosine_all: np.ndarray           # dense cosine of every chunk
     hybrid_all: np.ndarray           # candidate generation: normalised BM25 + dense
     topic: TopicTerms
+    kind: str | None = None           # the kind of span that answers the question
     ppr_all: np.ndarray | None = None
 
 
@@ -96,10 +97,44 @@ class CoverageScorer:
     name = "coverage"
 
     def __init__(self, index: QueryIndex):
-        self.bm25 = index.bm25
+        self.index = index
 
     def score(self, query: Query, candidates: np.ndarray) -> np.ndarray:
-        return query.topic.of_chunks(self.bm25, candidates)
+        index = self.index
+        return query.topic.of_chunks(index.bm25, candidates, index.doc_type[index.chunk_doc[candidates]])
+
+
+class AnswerTypeScorer:
+    """Does the chunk hold a span of the kind the question wants (a size for "what size",
+    an amount for "how much")? Chunks that cannot answer are weighted down, not dropped."""
+    name = "answer_type"
+
+    def __init__(self, index: QueryIndex, config: Config):
+        self.index = index
+        self.miss = config.scoring.kind_miss_factor
+
+    def score(self, query: Query, candidates: np.ndarray) -> np.ndarray:
+        kind = query.kind
+        if kind is None or kind not in self.index.kind_names:
+            return np.ones(len(candidates))
+        has = self.index.chunk_kinds[candidates, self.index.kind_names.index(kind)]
+        return np.where(has, 1.0, self.miss)
+
+
+class TypeHintScorer:
+    """A question that names a kind of document ("on the calendar", "the receipt")."""
+    name = "type_hint"
+
+    def __init__(self, index: QueryIndex, config: Config):
+        self.index = index
+        self.boost = config.scoring.type_hint_boost
+
+    def score(self, query: Query, candidates: np.ndarray) -> np.ndarray:
+        hinted = query.topic.hinted_types()
+        if not hinted.size:
+            return np.ones(len(candidates))
+        types = self.index.doc_type[self.index.chunk_doc[candidates]]
+        return np.where(np.isin(types, hinted), self.boost, 1.0)
 
 
 class TimeScorer:
