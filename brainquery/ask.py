@@ -110,7 +110,7 @@ class Asker:
         route = self.router.route(question, now, pattern)
         query = self._prepare(question, route, now)
         ranked, halting = self.ranker.rank(query, k)
-        term_weights = dict(query.terms)
+        term_weights = self._answer_terms(query)
         results = [self._source(r, term_weights) for r in ranked]
         base = dict(query=question, now=now.isoformat(), pattern=route.pattern,
                     pattern_scores={p: round(float(route.scores[p]), 4) for p in PATTERNS},
@@ -161,6 +161,15 @@ class Asker:
                      bm25_all=bm25_all, cosine_all=np.asarray(cosine_all, dtype=np.float64),
                      hybrid_all=hybrid, topic=topic,
                      kind=answers.expected_kind(question, self.config.answer))
+
+    def _answer_terms(self, query: Query) -> dict[str, float]:
+        """The words an answer sentence should hold: the question's terms less those that
+        only say what is wanted ("what time") or when ("in 2023": the window did its work)."""
+        ignore = set(self.analyzer.tokens(" ".join(self.config.confidence.question_words)))
+        if query.route.window is not None:
+            ignore |= set(self.analyzer.tokens(query.route.window.text))
+        kept = {t: w for t, w in query.terms if t not in ignore}
+        return kept or dict(query.terms)
 
     # ---- documents ------------------------------------------------------------------
     def _doc_text(self, doc: int, with_title: bool = True) -> str:

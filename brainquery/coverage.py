@@ -34,10 +34,11 @@ class TopicTerms:
         ignore = set(analyzer.tokens(" ".join(question_words))) | set(question_words)
         terms = analyzer.query_terms(question)
         base = [t for t in dict.fromkeys(t for t, w in terms if w >= 1.0) if t not in ignore]
-        own_alternatives = {t: {a for a, w in analyzer.query_terms(t) if w < 1.0} for t in base}
+        own_alternatives = {t: analyzer.synonyms(t) for t in base}
         # Synonyms of a phrase ("half day" ~ "early release") stand in for each word of it
         # that has no synonyms of its own.
-        phrase = {t for t, w in terms if w < 1.0} - set().union(*own_alternatives.values())
+        own_expansions = {a for t in base for a, w in analyzer.query_terms(t) if w < 1.0}
+        phrase = {t for t, w in terms if w < 1.0} - own_expansions
         rows, cols = [], []
         for j, term in enumerate(base):
             alternatives = own_alternatives[term] or phrase

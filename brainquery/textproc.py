@@ -90,6 +90,14 @@ class Analyzer:
                     expansions.setdefault(term, self.cfg.synonym_weight)
         return terms + list(expansions.items())
 
+    def synonyms(self, term: str) -> set[str]:
+        """The one-word synonyms of a stemmed term ("vet" -> "veterinarian"), itself
+        excluded. A phrase member is no synonym of its own ("fax number" does not make
+        "number" mean "fax")."""
+        return {phrase[0] for phrase, groups in self._phrases.items()
+                if len(phrase) == 1 and phrase[0] != term
+                and any(g in groups for g in self._phrases.get((term,), ()))}
+
     def matched_groups(self, question: str) -> list[int]:
         """Indices of the synonym groups the question names: at each position the longest
         member phrase that matches wins and its words are consumed."""
