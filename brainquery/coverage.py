@@ -2,9 +2,10 @@
 
 The question's topic words (its stemmed terms minus the words that only say what kind of
 answer is wanted: "what", "time", "next"...), each weighted by its IDF, a word counting as
-present when one of its synonyms is. A word that occurs nowhere in the corpus weighs as
-much as the rarest word there is: asking for a fax number when no document mentions a fax
-is exactly the question we cannot answer.
+present when one of its one-word synonyms is. A word that occurs nowhere in the corpus
+weighs more than the rarest word there is (BM25's IDF at a document frequency of 0):
+asking for a fax number when no document mentions a fax is exactly the question we
+cannot answer.
 """
 from __future__ import annotations
 
@@ -47,8 +48,9 @@ class TopicTerms:
                 if col is not None:
                     rows.append(col)
                     cols.append(j)
-        max_idf = float(np.max(bm25.idf_)) if len(bm25.idf_) else 1.0
-        weights = np.array([float(bm25.idf_[bm25.vocab_[t]]) if t in bm25.vocab_ else max_idf
+        # BM25's IDF at a document frequency of 0: rarer than any word the corpus has.
+        unseen_idf = float(np.log((bm25.n_docs + 0.5) / 0.5))
+        weights = np.array([float(bm25.idf_[bm25.vocab_[t]]) if t in bm25.vocab_ else unseen_idf
                             for t in base], dtype=np.float64)
         membership = sparse.csr_matrix((np.ones(len(rows)), (rows, cols)),
                                        shape=(len(bm25.vocab_), len(base)))
