@@ -38,8 +38,8 @@ def test_logistical_soft_cutoff_only_when_something_newer_answers():
 
 
 def test_entity_is_linear_with_a_ninety_day_half_life_and_a_floor():
-    w = weights("entity", [0, 90, 170, 10_000], ["email"] * 4)
-    assert w[:3] == pytest.approx([1.0, 0.5, 1 - 0.5 * 170 / 90])
+    w = weights("entity", [0, 90, 120, 10_000], ["email"] * 4)
+    assert w[:3] == pytest.approx([1.0, 0.5, 1 - 0.5 * 120 / 90])
     assert w[3] == CONFIG.time.entity.floor
 
 
@@ -68,7 +68,7 @@ def test_period_weight_is_a_window_not_a_decay_from_now():
     day = 86400.0
     start, end = 1000 * day, 1365 * day
     w = period_weight(CONFIG.time.period, np.array([1100 * day, 1365 * day + 120 * day,
-                                                    500 * day, np.nan]), start, end)
+                                                    -5000 * day, np.nan]), start, end)
     assert w[0] == 1.0
     assert w[1] == pytest.approx(0.5 ** (120 / CONFIG.time.period.half_life_days))
     assert w[2] == CONFIG.time.period.floor and w[3] == CONFIG.time.period.floor
