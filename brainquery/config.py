@@ -87,6 +87,7 @@ class ScoringSection:
     ppr_seeds: int
     coord_power: float
     relevant_share: float
+    relevant_coverage_share: float
     off_topic_factor: float
     kind_miss_factor: float
     type_hints: typing.Mapping[str, str]

@@ -86,9 +86,7 @@ class Ranker:
         parts["coverage"] = self.coverage.score(query, candidates)
         relevance = (sum(weight * parts[scorer.name] for scorer, weight in self.relevance_parts)
                      * parts["coverage"] ** scoring.coord_power)
-        match = scoring.alpha * parts["bm25"] + scoring.beta * np.maximum(query.cosine_all[candidates], 0.0)
-        on_topic = match >= scoring.relevant_share * match.max() if match.size and match.max() > 0 \
-            else np.ones(candidates.size, dtype=bool)
+        on_topic = self._on_topic(query, candidates, parts)
         parts["decay"] = self.time.score(query, candidates, on_topic)
         parts["type_weight"] = self.types.score(query, candidates)
         parts["answer_type"] = self.answer_type.score(query, candidates)
@@ -108,6 +106,19 @@ class Ranker:
                        relevance=float(relevance[i]),
                        parts={name: float(parts[name][i]) for name in PARTS},
                        age_days=float(ages[i])) for i in best]
+
+    def _on_topic(self, query: Query, candidates: np.ndarray, parts: dict[str, np.ndarray]) -> np.ndarray:
+        """Candidates about the question: a lexical-or-semantic match and a coverage of the
+        question's topic words each at least a share of the best candidate's."""
+        scoring = self.config.scoring
+        match = scoring.alpha * parts["bm25"] + scoring.beta * np.maximum(query.cosine_all[candidates], 0.0)
+        coverage = parts["coverage"]
+        on_topic = np.ones(candidates.size, dtype=bool)
+        if match.size and match.max() > 0:
+            on_topic &= match >= scoring.relevant_share * match.max()
+        if coverage.size and coverage.max() > 0:
+            on_topic &= coverage >= scoring.relevant_coverage_share * coverage.max()
+        return on_topic
 
     def _halt_reason(self, ranked: list[Ranked]) -> str:
         scoring = self.config.scoring
