@@ -108,6 +108,7 @@ class DecayModel:
     model: str
     half_life_days: float
     floor: float
+    floor_half_life_days: float
     cutoff_days: float
     cutoff_factor: float
     undated: float

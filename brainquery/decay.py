@@ -64,6 +64,10 @@ def time_weight(model: DecayModel, age_days: np.ndarray, type_codes: np.ndarray,
     floor = per_type(model.floor_by_type, model.floor, type_names)[type_codes]
     with np.errstate(divide="ignore", invalid="ignore"):
         raw = decay_function(model.model)(safe_age, np.where(half_life > 0, half_life, np.inf))
+    # The floor itself fades slowly: among documents that have all decayed to it, the
+    # newer still ranks first (a flat floor would tie a 2022 note with a 2025 notice).
+    if model.floor_half_life_days > 0:
+        floor = floor * np.power(0.5, safe_age / model.floor_half_life_days)
     weight = np.clip(raw, floor, 1.0)
     if model.cutoff_days > 0:
         inside = dated & (safe_age <= model.cutoff_days)
