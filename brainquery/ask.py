@@ -101,6 +101,7 @@ class Asker:
                 if doc_type in codes:
                     hints.setdefault(stem, []).append(codes[doc_type])
         self._type_hints = {stem: np.asarray(c) for stem, c in hints.items()}
+        self._event_code = codes.get("calendar_event", -1)
 
     def ask(self, question: str, now: datetime, k: int | None = None,
             pattern: str | None = None) -> AskResult:
@@ -155,8 +156,15 @@ class Asker:
         top_bm25 = float(bm25_all.max()) if bm25_all.size else 0.0
         bm25_norm = bm25_all / top_bm25 if top_bm25 > 0 else np.zeros_like(bm25_all)
         hybrid = scoring.alpha * bm25_norm + scoring.beta * 0.5 * (1.0 + cosine_all)
+        # A document written after `now` did not exist yet (a pinned --now in the past);
+        # calendar events are about the future by nature and stay.
+        not_yet = index.doc_epoch[index.chunk_doc] > now.timestamp() + scoring.future_tolerance_days * 86400.0
+        not_yet &= index.doc_type[index.chunk_doc] != self._event_code
+        hybrid = np.where(not_yet, -np.inf, hybrid)
+        # The words that named a time window did their work as the window.
+        window_words = tuple(self.analyzer.words(route.window.text)) if route.window else ()
         topic = TopicTerms.of(question, self.analyzer, index.bm25,
-                              self.config.confidence.question_words, self._type_hints)
+                              self.config.confidence.question_words + window_words, self._type_hints)
         return Query(text=question, route=route, now=now.timestamp(), terms=terms,
                      bm25_all=bm25_all, cosine_all=np.asarray(cosine_all, dtype=np.float64),
                      hybrid_all=hybrid, topic=topic,

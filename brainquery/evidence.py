@@ -116,7 +116,10 @@ class EvidenceGraph:
         hashes = _hash_windows(ids, starts, k, len(vocab))
         _, shingle = np.unique(hashes, return_inverse=True)
         n_shingles = int(shingle.max()) + 1 if shingle.size else 0
-        pair = np.unique(doc_of[starts] * max(n_shingles, 1) + shingle)  # a set per chunk
+        pair = np.sort(doc_of[starts] * max(n_shingles, 1) + shingle)
+        # A set per chunk. (np.unique without return_inverse takes a hash-table path that
+        # was 100x slower than sorting on millions of int64s.)
+        pair = pair[np.r_[True, pair[1:] != pair[:-1]]] if pair.size else pair
         rows, cols = np.divmod(pair, max(n_shingles, 1))
         df = np.bincount(cols, minlength=n_shingles)
         limit = int(np.clip(self.cfg.max_df_share * n, self.cfg.min_df_limit, self.cfg.max_df_limit))

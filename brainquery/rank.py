@@ -72,7 +72,8 @@ class Ranker:
             if size <= previous and ranked:
                 break
             previous = size
-            candidates = np.union1d(_top(query.hybrid_all, size), forced)
+            top = _top(query.hybrid_all, size)
+            candidates = np.union1d(top[np.isfinite(query.hybrid_all[top])], forced)
             ranked = self._score(query, candidates, max(k, scoring.halt_top_k))
             reason = self._halt_reason(ranked)
             halting = Halting(stage, reason or f"widened to {stage}: no clear leader")

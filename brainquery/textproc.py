@@ -37,6 +37,8 @@ _NUMBER = re.compile(r"(\d)(?:(?P<dim>[\"”″']?\s*[x×]\s*)(?=\d)|(?P<thousan
 _POSSESSIVE = re.compile(r"['’]s\b")
 _APOSTROPHE = re.compile(r"['’]")
 # A decimal number, else a run of letters/digits possibly joined by hyphens.
+# "the 27th" is the 27 of "Friday 27 November".
+_ORDINAL = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)\b")
 _TOKEN = re.compile(r"\d+(?:\.\d+)+|[^\W_]+(?:-[^\W_]+)*")
 
 
@@ -127,7 +129,7 @@ class Analyzer:
 
     # ---- internals ------------------------------------------------------------------
     def _normalise(self, text: str) -> str:
-        text = _NUMBER.sub(_fix_number, text.lower())
+        text = _ORDINAL.sub(r"\1", _NUMBER.sub(_fix_number, text.lower()))
         text = _APOSTROPHE.sub("", _POSSESSIVE.sub("", text))
         return self._unit.sub(" ", text) if self._unit is not None else text
 
