@@ -262,6 +262,21 @@ def _r_month_day(m: re.Match, ctx: _Ctx) -> _Found | None:
     return _day(d, ctx.today) if d else None
 
 
+def _r_day_of_month(m: re.Match, ctx: _Ctx) -> _Found | None:
+    """The nearest date (this month, the next or the last) with that day of the month, and
+    with the named weekday when one is given."""
+    day = int(m["d"])
+    candidates = []
+    for shift in (-1, 0, 1, 2):
+        year, month = divmod(ctx.today.month - 1 + shift, 12)
+        d = _safe_date(ctx.today.year + year, month + 1, day)
+        if d is not None and (m["wd"] is None or d.weekday() == _WEEKDAYS[m["wd"]]):
+            candidates.append(d)
+    if not candidates:
+        return None
+    return _day(min(candidates, key=lambda d: (abs((d - ctx.today).days), d < ctx.today)), ctx.today)
+
+
 def _r_month_year(m: re.Match, ctx: _Ctx) -> _Found:
     return _span(*_month(int(m["y"]), _MONTHS[m["mo"]]), ctx.today)
 
@@ -371,8 +386,12 @@ _Resolver = Callable[[re.Match, _Ctx], "_Found | None"]
 _RULES: tuple[tuple[re.Pattern, _Resolver], ...] = tuple((re.compile(p), f) for p, f in (
     (rf"\b(?P<y>{_YEAR})-(?P<m>\d{{1,2}})-(?P<d>\d{{1,2}})\b", _r_iso),
     (r"(?<![\d/.-])(?P<m>\d{1,2})/(?P<d>\d{1,2})(?:/(?P<y>\d{4}|\d{2}))?(?![\d/])", _r_numeric),
-    ((rf"\b(?P<mo>{_MO})\.?\s+(?P<d>\d{{1,2}}){_ORD}\b"
+    # An optional weekday before the date ("friday nov 27") belongs to it.
+    ((rf"\b(?:(?:{_WD}),?\s+)?(?P<mo>{_MO})\.?\s+(?P<d>\d{{1,2}}){_ORD}\b"
       rf"(?:,?\s+(?P<y>{_YEAR})\b)?"), _r_month_day),
+    # "friday the 27th", "the 27th": a day of the month, the nearest one (with that weekday).
+    (rf"\b(?:(?P<wd>{_WD}),?\s+)?the\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)\b(?!\s+(?:of\s+)?(?:{_MO})\b)",
+     _r_day_of_month),
     ((rf"\b(?:the\s+)?(?P<d>\d{{1,2}}){_ORD}\s+(?:of\s+)?(?P<mo>{_MO})\b"
       rf"(?:,?\s+(?P<y>{_YEAR})\b)?"), _r_month_day),
     (rf"\b(?P<mo>{_MO})\.?,?\s+(?:of\s+)?(?P<y>{_YEAR})\b", _r_month_year),
