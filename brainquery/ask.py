@@ -165,6 +165,10 @@ class Asker:
         window_words = tuple(self.analyzer.words(route.window.text)) if route.window else ()
         topic = TopicTerms.of(question, self.analyzer, index.bm25,
                               self.config.confidence.question_words + window_words, self._type_hints)
+        if not topic.terms and window_words:
+            # "where are we doing thanksgiving": the window is all the question is about.
+            topic = TopicTerms.of(question, self.analyzer, index.bm25,
+                                  self.config.confidence.question_words, self._type_hints)
         return Query(text=question, route=route, now=now.timestamp(), terms=terms,
                      bm25_all=bm25_all, cosine_all=np.asarray(cosine_all, dtype=np.float64),
                      hybrid_all=hybrid, topic=topic,

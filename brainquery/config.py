@@ -93,6 +93,7 @@ class ScoringSection:
     type_hints: typing.Mapping[str, str]
     type_hint_boost: float
     cancelled_factor: float
+    near_term_max_days: float
     future_tolerance_days: float
     stages: tuple[int, ...]
     halt_margin: float

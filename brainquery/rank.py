@@ -22,7 +22,7 @@ import numpy as np
 
 from .config import Config
 from .query_index import QueryIndex
-from .scorers import (AnswerTypeScorer, BM25Scorer, CentralityScorer, CoverageScorer, DenseScorer,
+from .scorers import (AnswerTypeScorer, near_term, BM25Scorer, CentralityScorer, CoverageScorer, DenseScorer,
                       PageRankScorer, Query, TimeScorer, TypeHintScorer, TypeScorer)
 
 PARTS = ("bm25", "dense", "graph", "ppr", "decay", "type_weight", "coverage", "answer_type", "type_hint")
@@ -137,7 +137,7 @@ class Ranker:
     def _window_events(self, query: Query) -> np.ndarray:
         """Chunks of calendar events with an occurrence inside the day or range named."""
         window, index = query.route.window, self.index
-        if window is None or window.kind not in ("day", "range") or not index.occ_doc.size:
+        if not near_term(window, self.config) or not index.occ_doc.size:
             return np.zeros(0, dtype=np.int64)
         lo, hi = window.start.timestamp(), window.end.timestamp()
         inside = (index.occ_start < hi) & (index.occ_end >= lo)

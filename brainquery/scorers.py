@@ -33,6 +33,14 @@ class Query:
     ppr_all: np.ndarray | None = None
 
 
+def near_term(window, config: Config) -> bool:
+    """A day or a short range ("tomorrow", "this week"): events in it are what is asked
+    about. A long range ("this year") qualifies the question like a past period does."""
+    if window is None or window.kind not in ("day", "range"):
+        return False
+    return (window.end - window.start).total_seconds() <= config.scoring.near_term_max_days * SECONDS_PER_DAY
+
+
 class Scorer(Protocol):
     name: str
 
@@ -156,7 +164,7 @@ class TimeScorer:
         if not index.occ_doc.size:
             return age
         window = query.route.window
-        if window is not None and window.kind in ("day", "range"):
+        if near_term(window, self.config):
             lo, hi = window.start.timestamp(), window.end.timestamp()
         else:
             lo = hi = query.now
@@ -172,7 +180,7 @@ class TimeScorer:
         index, route = self.index, query.route
         docs = index.chunk_doc[candidates]
         window = route.window
-        if window is not None and window.kind in ("period", "since"):
+        if window is not None and not near_term(window, self.config):
             end = window.end.timestamp() if window.kind == "period" else np.inf
             weight = period_weight(self.config.time.period, index.doc_epoch[docs],
                                    window.start.timestamp(), end)
