@@ -112,6 +112,7 @@ class Asker:
         query = self._prepare(question, route, now)
         ranked, halting = self.ranker.rank(query, k)
         term_weights = self._answer_terms(query)
+        ranked = self._supersede(route, ranked, query.kind, term_weights)
         results = [self._source(r, term_weights) for r in ranked]
         base = dict(query=question, now=now.isoformat(), pattern=route.pattern,
                     pattern_scores={p: round(float(route.scores[p]), 4) for p in PATTERNS},
@@ -174,13 +175,39 @@ class Asker:
                      hybrid_all=hybrid, topic=topic,
                      kind=answers.expected_kind(question, self.config.answer))
 
+    def _supersede(self, route: Route, ranked: list[Ranked], kind: str | None,
+                   term_weights: dict[str, float]) -> list[Ranked]:
+        """Latest wins for a current value: when the leading documents of an entity question
+        state different values of the kind asked for (34.5 lb in 2026, 33.2 lb in 2025),
+        the newest of them goes first. Only documents that hold such a value, cover the
+        question and score within `supersede_share` of the top compete."""
+        cfg = self.config
+        if route.pattern not in cfg.answer.supersede_patterns or kind is None or len(ranked) < 2:
+            return ranked
+        top = ranked[0].score
+        eligible = [r for r in ranked
+                    if r.score >= cfg.answer.supersede_share * top and r.parts["answer_type"] >= 1.0
+                    and r.parts["coverage"] >= cfg.confidence.min_coverage]
+        values = {}
+        for r in eligible:
+            value = self._extract(r.doc, kind, term_weights).value
+            if value is not None:
+                values[r.doc] = value
+        if len(set(values.values())) < 2:
+            return ranked
+        newest = max((r for r in eligible if r.doc in values), key=lambda r: _epoch(self.index, r.doc))
+        if newest is ranked[0]:
+            return ranked
+        return [newest] + [r for r in ranked if r is not newest]
+
     def _answer_terms(self, query: Query) -> dict[str, float]:
-        """The words an answer sentence should hold: the question's terms less those that
-        only say what is wanted ("what time") or when ("in 2023": the window did its work)."""
-        ignore = set(self.analyzer.tokens(" ".join(self.config.confidence.question_words)))
-        if query.route.window is not None:
-            ignore |= set(self.analyzer.tokens(query.route.window.text))
-        kept = {t: w for t, w in query.terms if t not in ignore}
+        """The words an answer sentence should hold: the question's terms, those that only
+        say what is wanted ("weight", "time") at a lower weight (a "Weight: 34.5 lb" line
+        says it too), less those that named the time window ("in 2023": it did its work)."""
+        question_words = set(self.analyzer.tokens(" ".join(self.config.confidence.question_words)))
+        ignore = set(self.analyzer.tokens(query.route.window.text)) if query.route.window else set()
+        factor = self.config.answer.question_word_weight
+        kept = {t: w * (factor if t in question_words else 1.0) for t, w in query.terms if t not in ignore}
         return kept or dict(query.terms)
 
     # ---- documents ------------------------------------------------------------------

@@ -148,8 +148,11 @@ class AnswerSection:
     snippet_chars: int
     conflict_relevance: float
     max_conflicts: int
+    supersede_patterns: tuple[str, ...]
+    supersede_share: float
     kind_bonus: float
     context_weight: float
+    question_word_weight: float
     second_sentence_share: float
     kinds: tuple[tuple[str, str], ...]
     spans: tuple[tuple[str, str], ...]
