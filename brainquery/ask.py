@@ -7,6 +7,7 @@ The result's dictionary form is a contract read by tools outside the repo
 from __future__ import annotations
 
 import dataclasses
+import re
 from datetime import datetime
 from typing import Any
 
@@ -29,6 +30,9 @@ STALE = "Stale information — verify with the school or organizer"
 OLD_ENTITY = "Found only in an old document — verify it is still current"
 HISTORICAL = "Historical record found"
 STALE_MESSAGES = (POSSIBLY_OUTDATED, STALE, OLD_ENTITY)
+
+
+_POSSESSIVE = re.compile(r"\b([^\W\d_]+)['’]s\b")
 
 
 def is_stale_message(message: str) -> bool:
@@ -147,7 +151,7 @@ class Asker:
     # ---- the question ---------------------------------------------------------------
     def _prepare(self, question: str, route: Route, now: datetime) -> Query:
         index, scoring = self.index, self.config.scoring
-        terms = self.analyzer.query_terms(question)
+        terms = self._weighted_terms(question)
         bm25_all = index.bm25.scores(terms) if index.n_chunks else np.zeros(0)
         if index.dense is not None and index.n_chunks:
             qvec = index.dense.transform_query(question, terms)
@@ -174,6 +178,12 @@ class Asker:
                      bm25_all=bm25_all, cosine_all=np.asarray(cosine_all, dtype=np.float64),
                      hybrid_all=hybrid, topic=topic,
                      kind=answers.expected_kind(question, self.config.answer))
+
+    def _weighted_terms(self, question: str) -> list[tuple[str, float]]:
+        """The analyzer's query terms, with the owner of a possessive ("ada's") weighted up."""
+        owners = set(self.analyzer.tokens(" ".join(_POSSESSIVE.findall(question))))
+        boost = self.config.scoring.possessive_weight
+        return [(t, w * boost if t in owners else w) for t, w in self.analyzer.query_terms(question)]
 
     def _supersede(self, route: Route, ranked: list[Ranked], kind: str | None,
                    term_weights: dict[str, float]) -> list[Ranked]:

@@ -93,6 +93,8 @@ class ScoringSection:
     type_hints: typing.Mapping[str, str]
     type_hint_boost: float
     cancelled_factor: float
+    historical_future_event_factor: float
+    possessive_weight: float
     near_term_max_days: float
     future_tolerance_days: float
     stages: tuple[int, ...]

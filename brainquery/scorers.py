@@ -153,6 +153,8 @@ class TimeScorer:
     def __init__(self, index: QueryIndex, config: Config):
         self.index = index
         self.config = config
+        names = list(index.type_names)
+        self.event_code = names.index("calendar_event") if "calendar_event" in names else -1
 
     def ages(self, query: Query, candidates: np.ndarray) -> np.ndarray:
         """|now - date| in days per candidate; for a calendar event the distance from its
@@ -190,7 +192,11 @@ class TimeScorer:
             weight = time_weight(model, self.ages(query, candidates), index.doc_type[docs],
                                  index.type_names, route.recency, relevant)
         cancelled = index.doc_cancelled[docs]
-        return np.where(cancelled, weight * self.config.scoring.cancelled_factor, weight)
+        weight = np.where(cancelled, weight * self.config.scoring.cancelled_factor, weight)
+        if route.pattern == "historical":
+            ahead = (index.doc_type[docs] == self.event_code) & (index.doc_epoch[docs] > query.now)
+            weight = np.where(ahead, weight * self.config.scoring.historical_future_event_factor, weight)
+        return weight
 
 
 class TypeScorer:
