@@ -192,7 +192,8 @@ class Asker:
         the newest of them goes first. Only documents that hold such a value, cover the
         question and score within `supersede_share` of the top compete."""
         cfg = self.config
-        if route.pattern not in cfg.answer.supersede_patterns or kind is None or len(ranked) < 2:
+        if (route.pattern not in cfg.answer.supersede_patterns or kind not in cfg.answer.value_kinds
+                or len(ranked) < 2):
             return ranked
         top = ranked[0].score
         eligible = [r for r in ranked
@@ -247,7 +248,7 @@ class Asker:
                    kind: str | None, term_weights: dict[str, float]) -> list[Conflict]:
         """Relevant documents that give another value of the expected kind, with the top
         document's: newest first. Never drops the older value silently."""
-        if kind is None or top_extract.value is None:
+        if kind not in self.config.answer.value_kinds or top_extract.value is None:
             return []
         cfg = self.config.answer
         top = ranked[0]

@@ -151,6 +151,7 @@ class AnswerSection:
     conflict_relevance: float
     max_conflicts: int
     supersede_patterns: tuple[str, ...]
+    value_kinds: tuple[str, ...]
     supersede_share: float
     kind_bonus: float
     context_weight: float

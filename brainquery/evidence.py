@@ -160,7 +160,7 @@ class EvidenceGraph:
 
     def _centrality(self, rows: np.ndarray, cols: np.ndarray, jaccard: np.ndarray,
                     group_codes: np.ndarray) -> np.ndarray:
-        cluster = self.cluster_
+        cluster = self.cluster_.astype(np.int64)  # (node, node) keys overflow int32
         a, b = cluster[rows], cluster[cols]
         between = a != b
         weight = jaccard * np.where(group_codes[rows] == group_codes[cols], self.cfg.same_group_weight, 1.0)
