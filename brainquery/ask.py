@@ -196,9 +196,12 @@ class Asker:
                 or len(ranked) < 2):
             return ranked
         top = ranked[0].score
+        # A newer document supersedes only with evidence as complete as the top one's: a
+        # reminder about another vaccine does not replace the receipt that names rabies.
+        coverage = max(ranked[0].parts["coverage"], cfg.confidence.min_coverage)
         eligible = [r for r in ranked
                     if r.score >= cfg.answer.supersede_share * top and r.parts["answer_type"] >= 1.0
-                    and r.parts["coverage"] >= cfg.confidence.min_coverage]
+                    and r.parts["coverage"] >= coverage - 1e-9]
         values = {}
         for r in eligible:
             value = self._extract(r.doc, kind, term_weights).value
