@@ -90,8 +90,16 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
     answer = " ".join(sentences[i] for i in chosen)
     if len(answer) > cfg.max_chars:
         answer = sentences[best][:cfg.max_chars].rstrip() + ("…" if len(sentences[best]) > cfg.max_chars else "")
-    value = next((normalise_value(found[i]) for i in [best] + chosen if found[i]), None)
+    # The most specific value among the chosen sentences ("16x25x4" over the "16x25" of
+    # a cabinet on the line before).
+    spans_found = [found[i] for i in chosen if found[i]]
+    value = normalise_value(max(spans_found, key=len)) if spans_found else None
     return Extract(answer, value, float(scores[best]))
+
+
+def same_value(a: str, b: str) -> bool:
+    """One value, maybe written more or less fully: "16x25" is part of "16x25x4"."""
+    return a == b or a in b or b in a
 
 
 def whole(text: str, kind: str | None, cfg: AnswerSection) -> Extract:

@@ -114,10 +114,11 @@ class Asker:
         k = k or self.config.scoring.default_k
         route = self.router.route(question, now, pattern)
         query = self._prepare(question, route, now)
-        ranked, halting = self.ranker.rank(query, k)
+        # Conflicts, supersession and the confidence margin look past the k shown.
+        ranked, halting = self.ranker.rank(query, max(k, self.config.answer.evidence_pool))
         term_weights = self._answer_terms(query)
         ranked = self._supersede(route, ranked, query.kind, term_weights)
-        results = [self._source(r, term_weights) for r in ranked]
+        results = [self._source(r, term_weights) for r in ranked[:k]]
         base = dict(query=question, now=now.isoformat(), pattern=route.pattern,
                     pattern_scores={p: round(float(route.scores[p]), 4) for p in PATTERNS},
                     halting={"stage": halting.stage, "reason": halting.reason}, results=results,
@@ -141,7 +142,10 @@ class Asker:
         message, staleness = self._message(route, top)
         if conflicts:
             message = f"{message}. {_conflict_summary(conflicts)}"
-        margin = (top.score - ranked[1].score) / top.score if len(ranked) > 1 and top.score > 0 else 1.0
+        # After supersession the first document need not score highest: the margin is the
+        # lead of the best score over the next, never negative.
+        scores = sorted((r.score for r in ranked), reverse=True)
+        margin = (scores[0] - scores[1]) / scores[0] if len(scores) > 1 and scores[0] > 0 else 1.0
         confidence = (top_cover
                       * (0.5 + 0.5 * min(1.0, margin / cfg.margin_scale))
                       * (1.0 - cfg.freshness_weight * staleness))
@@ -207,11 +211,12 @@ class Asker:
             value = self._extract(r.doc, kind, term_weights).value
             if value is not None:
                 values[r.doc] = value
-        if len(set(values.values())) < 2:
+        if not values:
             return ranked
         newest = max((r for r in eligible if r.doc in values), key=lambda r: _epoch(self.index, r.doc))
-        if newest is ranked[0]:
-            return ranked
+        current = values.get(ranked[0].doc)
+        if newest is ranked[0] or (current is not None and answers.same_value(current, values[newest.doc])):
+            return ranked   # the top document already states the latest value
         return [newest] + [r for r in ranked if r is not newest]
 
     def _answer_terms(self, query: Query) -> dict[str, float]:
@@ -255,18 +260,20 @@ class Asker:
             return []
         cfg = self.config.answer
         top = ranked[0]
+        best = max(r.score for r in ranked)
         found: dict[str, tuple[Ranked, answers.Extract]] = {top_extract.value: (top, top_extract)}
         for other in ranked[1:]:
-            if other.relevance < cfg.conflict_relevance * top.relevance:
+            if other.score < cfg.conflict_share * best:
                 continue
             if other.parts["coverage"] < self.config.confidence.min_coverage:
                 continue
             ext = self._extract(other.doc, kind, term_weights)
             if ext.value is None:
                 continue
-            known = found.get(ext.value)
+            key = next((v for v in found if answers.same_value(v, ext.value)), ext.value)
+            known = found.get(key)
             if known is None or _epoch(self.index, other.doc) > _epoch(self.index, known[0].doc):
-                found[ext.value] = (other, ext)
+                found[key] = (other, ext)
         if len(found) < 2:
             return []
         entries = sorted(found.values(), key=lambda pair: _epoch(self.index, pair[0].doc), reverse=True)

@@ -148,8 +148,9 @@ class AnswerSection:
     max_sentences: int
     max_chars: int
     snippet_chars: int
-    conflict_relevance: float
+    conflict_share: float
     max_conflicts: int
+    evidence_pool: int
     supersede_patterns: tuple[str, ...]
     value_kinds: tuple[str, ...]
     supersede_share: float
