@@ -20,8 +20,9 @@ _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 @dataclasses.dataclass(frozen=True)
 class Extract:
     text: str                # the sentence(s), whitespace collapsed
-    value: str | None        # the first span of the expected kind in them, normalised
+    value: str | None        # the most specific span of the expected kind, normalised to compare
     score: float
+    shown: str | None = None # that span as the document writes it
 
 
 @lru_cache(maxsize=8)
@@ -93,8 +94,8 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
     # The most specific value among the chosen sentences ("16x25x4" over the "16x25" of
     # a cabinet on the line before).
     spans_found = [found[i] for i in chosen if found[i]]
-    value = normalise_value(max(spans_found, key=len)) if spans_found else None
-    return Extract(answer, value, float(scores[best]))
+    shown = max(spans_found, key=len) if spans_found else None
+    return Extract(answer, normalise_value(shown) if shown else None, float(scores[best]), shown)
 
 
 def same_value(a: str, b: str) -> bool:
@@ -104,7 +105,7 @@ def same_value(a: str, b: str) -> bool:
 
 def whole(text: str, kind: str | None, cfg: AnswerSection) -> Extract:
     """A short record (a calendar event) as the answer: its lines, up to `max_chars`."""
-    lines = split_sentences(text)
+    lines = list(dict.fromkeys(split_sentences(text)))   # the title repeats the summary
     answer = ""
     for line in lines:
         if len(answer) + len(line) + 2 > cfg.max_chars:
@@ -113,7 +114,7 @@ def whole(text: str, kind: str | None, cfg: AnswerSection) -> Extract:
     _, spans = _compiled(cfg)
     span = spans.get(kind) if kind else None
     value = _longest(span, answer) if span else None
-    return Extract(answer, normalise_value(value) if value else None, 1.0)
+    return Extract(answer, normalise_value(value) if value else None, 1.0, value)
 
 
 _QUOTED = re.compile(r"^[ \t]*>.*$|^On .{5,200} wrote:[ \t]*$", re.MULTILINE)

@@ -129,9 +129,8 @@ class Asker:
         # The best coverage among the leading documents: the answer may sit in the second.
         top_cover = max((r.parts["coverage"] for r in ranked[:self.config.scoring.halt_top_k]),
                         default=0.0)
-        top_cosine = float(query.cosine_all[ranked[0].chunk]) if ranked else 0.0
         cfg = self.config.confidence
-        if not ranked or top_cover < cfg.min_coverage or top_cosine < cfg.min_dense:
+        if not ranked or top_cover < cfg.min_coverage:
             return AskResult(answer=None, confidence=0.0, message=IDK, conflicts=[],
                              coverage=round(top_cover, 4), **base)
 
@@ -280,7 +279,7 @@ class Asker:
         out = []
         for ranked_doc, ext in entries[:cfg.max_conflicts]:
             meta = self.index.docs[ranked_doc.doc]
-            out.append(Conflict(answer=ext.value or ext.text, source=str(meta.get("source", "")),
+            out.append(Conflict(answer=ext.shown or ext.text, source=str(meta.get("source", "")),
                                 doc_type=str(meta.get("doc_type", "")),
                                 source_date=meta.get("source_date") or None,
                                 title=str(meta.get("title", "")),

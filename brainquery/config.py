@@ -92,6 +92,7 @@ class ScoringSection:
     kind_miss_factor: float
     type_hints: typing.Mapping[str, str]
     type_hint_boost: float
+    window_event_boost: float
     cancelled_factor: float
     historical_future_event_factor: float
     possessive_weight: float
@@ -166,7 +167,6 @@ class AnswerSection:
 class ConfidenceSection:
     question_words: tuple[str, ...]
     min_coverage: float
-    min_dense: float
     fresh_days: float
     stale_days: float
     margin_scale: float

@@ -58,6 +58,10 @@ class TopicTerms:
         type_terms = {j: hints[t] for j, t in enumerate(base) if t in hints}
         return cls(tuple(base), np.maximum(weights, 0.0), membership, type_terms)
 
+    def only_type_terms(self) -> bool:
+        """Every topic word names a kind of document ("calendar"), or there are none."""
+        return len(self.type_terms) == len(self.terms)
+
     def hinted_types(self) -> np.ndarray:
         """Type codes the question names ("on our calendar", "the receipt")."""
         if not self.type_terms:

@@ -25,7 +25,8 @@ from .query_index import QueryIndex
 from .scorers import (AnswerTypeScorer, near_term, BM25Scorer, CentralityScorer, CoverageScorer, DenseScorer,
                       PageRankScorer, Query, TimeScorer, TypeHintScorer, TypeScorer)
 
-PARTS = ("bm25", "dense", "graph", "ppr", "decay", "type_weight", "coverage", "answer_type", "type_hint")
+PARTS = ("bm25", "dense", "graph", "ppr", "decay", "type_weight", "coverage", "answer_type",
+         "type_hint", "window")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -74,14 +75,15 @@ class Ranker:
             previous = size
             top = _top(query.hybrid_all, size)
             candidates = np.union1d(top[np.isfinite(query.hybrid_all[top])], forced)
-            ranked = self._score(query, candidates, max(k, scoring.halt_top_k))
+            ranked = self._score(query, candidates, max(k, scoring.halt_top_k), forced)
             reason = self._halt_reason(ranked)
             halting = Halting(stage, reason or f"widened to {stage}: no clear leader")
             if reason:
                 break
         return ranked[:k], halting
 
-    def _score(self, query: Query, candidates: np.ndarray, keep: int) -> list[Ranked]:
+    def _score(self, query: Query, candidates: np.ndarray, keep: int,
+               in_window: np.ndarray) -> list[Ranked]:
         scoring = self.config.scoring
         parts = {scorer.name: scorer.score(query, candidates) for scorer, _ in self.relevance_parts}
         parts["coverage"] = self.coverage.score(query, candidates)
@@ -92,8 +94,12 @@ class Ranker:
         parts["type_weight"] = self.types.score(query, candidates)
         parts["answer_type"] = self.answer_type.score(query, candidates)
         parts["type_hint"] = self.type_hint.score(query, candidates)
+        # "What's on the calendar tomorrow" asks for the day itself: when the question's
+        # topic is no more than the kind of document, the events of that day are the answer.
+        day_question = in_window.size > 0 and query.topic.only_type_terms()
+        parts["window"] = np.where(day_question & np.isin(candidates, in_window), scoring.window_event_boost, 1.0)
         final = (relevance * parts["decay"] * parts["type_weight"] * parts["answer_type"]
-                 * parts["type_hint"] * np.where(on_topic, 1.0, scoring.off_topic_factor))
+                 * parts["type_hint"] * parts["window"] * np.where(on_topic, 1.0, scoring.off_topic_factor))
         ages = self.time.ages(query, candidates)
 
         # Per document, its best chunk wins.
@@ -109,16 +115,20 @@ class Ranker:
                        age_days=float(ages[i])) for i in best]
 
     def _on_topic(self, query: Query, candidates: np.ndarray, parts: dict[str, np.ndarray]) -> np.ndarray:
-        """Candidates about the question: a lexical-or-semantic match and a coverage of the
-        question's topic words each at least a share of the best candidate's."""
+        """Candidates about the question: a coverage of the question's topic words at least
+        a share of the best candidate's, and a lexical-or-semantic match at least a share of
+        the best — unless the candidate covers the question as fully as the best does (an
+        event on the named day "mentions" the calendar by being one, in no words at all)."""
         scoring = self.config.scoring
         match = scoring.alpha * parts["bm25"] + scoring.beta * np.maximum(query.cosine_all[candidates], 0.0)
         coverage = parts["coverage"]
         on_topic = np.ones(candidates.size, dtype=bool)
-        if match.size and match.max() > 0:
-            on_topic &= match >= scoring.relevant_share * match.max()
+        full = np.zeros(candidates.size, dtype=bool)
         if coverage.size and coverage.max() > 0:
             on_topic &= coverage >= scoring.relevant_coverage_share * coverage.max()
+            full = coverage >= coverage.max() - 1e-9
+        if match.size and match.max() > 0:
+            on_topic &= (match >= scoring.relevant_share * match.max()) | full
         return on_topic
 
     def _halt_reason(self, ranked: list[Ranked]) -> str:

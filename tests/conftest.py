@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import csv
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
@@ -14,11 +14,24 @@ FIXTURES = REPO / "fixtures"
 REALDATA = REPO.parent / "shared" / "realdata"
 # A pinned ingest clock: tests never depend on the day they run.
 INGEST_NOW = datetime(2026, 11, 21, 12, 0, tzinfo=timezone.utc)
+# The fixture household's evaluation clock (fixtures/FACTS.md): Wednesday noon in Alder Falls.
+ASK_NOW = datetime(2026, 11, 18, 12, 0, tzinfo=timezone(timedelta(hours=-6)))
 
 
 @pytest.fixture(scope="session")
 def ingest_config():
     return load_ingest_config()
+
+
+@pytest.fixture(scope="session")
+def asked_corpus(tmp_path_factory):
+    """fixtures/corpus ingested once per session (~5 s): a Brain to ask questions of.
+    Read-only: a test that ingests builds its own store."""
+    from brainquery import Brain
+
+    brain = Brain(tmp_path_factory.mktemp("asked_corpus") / "store")
+    brain.ingest([FIXTURES / "corpus"], now=INGEST_NOW)
+    return brain
 
 
 @pytest.fixture()
