@@ -38,14 +38,22 @@ def test_logistical_soft_cutoff_only_when_something_newer_answers():
 
 
 def test_entity_is_linear_with_a_ninety_day_half_life_and_a_floor():
-    w = weights("entity", [0, 90, 120, 10_000], ["email"] * 4)
+    w = weights("entity", [0, 90, 120, 1000], ["email"] * 4, floor_half_life_days=0.0)
     assert w[:3] == pytest.approx([1.0, 0.5, 1 - 0.5 * 120 / 90])
     assert w[3] == CONFIG.time.entity.floor
 
 
+def test_the_floor_fades_so_old_documents_still_rank_by_age():
+    """A 2022 note and a 2025 notice have both decayed to the floor; the newer still leads."""
+    model = CONFIG.time.logistical
+    old, older = weights("logistical", [600, 1500], ["email", "email"], cutoff_days=0.0)
+    assert older < old <= model.floor
+    assert old == pytest.approx(model.floor * 0.5 ** (600 / model.floor_half_life_days))
+
+
 def test_manuals_decay_slower_than_newsletters():
     manual, newsletter = weights("logistical", [60, 60], ["manual", "newsletter"])
-    assert manual > 10 * newsletter
+    assert manual > 5 * newsletter
 
 
 def test_historical_questions_have_no_recency_penalty():
@@ -60,7 +68,8 @@ def test_undated_is_not_fresh():
 
 
 def test_recency_need_blends_the_decay_in():
-    none, full = (weights("entity", [10_000], ["email"], recency=r)[0] for r in (0.0, 1.0))
+    none, full = (weights("entity", [1000], ["email"], recency=r, floor_half_life_days=0.0)[0]
+                  for r in (0.0, 1.0))
     assert none == 1.0 and full == CONFIG.time.entity.floor
 
 
