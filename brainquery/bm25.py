@@ -16,8 +16,8 @@ from __future__ import annotations
 import itertools
 import json
 import zipfile
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 import numpy as np
 from scipy import sparse
@@ -31,7 +31,7 @@ class SparseBM25:
     def __init__(self, cfg: BM25Section):
         self.cfg = cfg
 
-    def fit(self, corpus_tokens: Sequence[Sequence[str]]) -> "SparseBM25":
+    def fit(self, corpus_tokens: Sequence[Sequence[str]]) -> SparseBM25:
         cfg = self.cfg
         n_docs = len(corpus_tokens)
         doc_len = np.fromiter(map(len, corpus_tokens), dtype=np.int64, count=n_docs)
@@ -96,7 +96,7 @@ class SparseBM25:
         tmp.replace(path)
 
     @classmethod
-    def load(cls, path: str | Path, cfg: BM25Section) -> "SparseBM25 | None":
+    def load(cls, path: str | Path, cfg: BM25Section) -> SparseBM25 | None:
         """The saved index, or None when it is missing, unreadable or made with other params."""
         try:
             with np.load(path, allow_pickle=False) as data:

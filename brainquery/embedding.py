@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import hashlib
 import pickle
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 import numpy as np
 
@@ -40,7 +40,7 @@ class DenseEmbedder:
         self.cfg = cfg
         self.text = text
 
-    def fit(self, texts: Sequence[str]) -> "DenseEmbedder":
+    def fit(self, texts: Sequence[str]) -> DenseEmbedder:
         from sklearn.decomposition import TruncatedSVD
         from sklearn.feature_extraction.text import TfidfVectorizer
 
@@ -131,7 +131,7 @@ class DenseEmbedder:
 
     @classmethod
     def load(cls, path: Path, cfg: EmbeddingSection,
-             text: TextSection | None = None) -> "DenseEmbedder | None":
+             text: TextSection | None = None) -> DenseEmbedder | None:
         try:
             with open(path, "rb") as fh:
                 data = pickle.load(fh)

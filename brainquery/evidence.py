@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import itertools
 import zipfile
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 import numpy as np
 from scipy import sparse
@@ -43,7 +43,7 @@ class EvidenceGraph:
         self.cfg = cfg
 
     def fit(self, chunk_tokens: Sequence[Sequence[str]], groups: Sequence[str],
-            docs: Sequence[int] | np.ndarray | None = None) -> "EvidenceGraph":
+            docs: Sequence[int] | np.ndarray | None = None) -> EvidenceGraph:
         """`groups[i]`: who speaks in chunk i (sender, list, vendor). A chunk whose voice is
         unknown needs a key of its own (its document id), or it joins every other unknown.
         `docs[i]`: the document of chunk i. Chunks of one document overlap by design and
@@ -85,9 +85,10 @@ class EvidenceGraph:
         inv_degree = np.divide(1.0, self.degree_, out=np.zeros(n), where=has_edges)
         p = restart.copy()
         for _ in range(cfg.ppr_iterations):
-            # The adjacency is symmetric, so Pᵀp = A·(p / degree).
+            # The adjacency is symmetric, so Pᵀp = A·(p / degree); the product in float32
+            # (the adjacency's type: a float64 vector would upcast the matrix every time).
             dangling = p[~has_edges].sum()
-            spread = self.adjacency_ @ (p * inv_degree) + dangling * restart
+            spread = self.adjacency_ @ (p * inv_degree).astype(np.float32) + dangling * restart
             nxt = cfg.ppr_restart * restart + (1 - cfg.ppr_restart) * spread
             done = np.abs(nxt - p).sum() < cfg.ppr_tolerance
             p = nxt
@@ -197,7 +198,7 @@ class EvidenceGraph:
         tmp.replace(path)
 
     @classmethod
-    def load(cls, path: str | Path, cfg: GraphSection) -> "EvidenceGraph | None":
+    def load(cls, path: str | Path, cfg: GraphSection) -> EvidenceGraph | None:
         """The saved graph, or None when it is missing, unreadable or built with other params
         (the PageRank settings are read at query time and may differ)."""
         graph = cls(cfg)

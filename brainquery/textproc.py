@@ -22,13 +22,14 @@ from __future__ import annotations
 import hashlib
 import re
 import tomllib
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from ingest.config import ConfigError, config_file
 
 from .config import TextSection
 
-_VERSION = 1  # bump when the analysis of documents changes; cached models then refit
+_VERSION = 2  # bump when the analysis of documents changes; cached models then refit
 
 # Numbers as a person would type them, in one pass (anchored on a digit, which is fast):
 # '16" x 25" x 4"' -> '16x25x4'; "$14,850.00" -> "14850"; "34.50" -> "34.5".

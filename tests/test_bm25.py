@@ -61,9 +61,9 @@ def test_candidate_scores_equal_rank_bm25_batch_scores(corpus):
 
 
 @pytest.mark.parametrize("params", [
-    pytest.param(dict(k1=1.2, b=0.75, epsilon=0.25), id="k1"),
-    pytest.param(dict(k1=1.5, b=0.0, epsilon=0.25), id="no-length-normalisation"),
-    pytest.param(dict(k1=1.5, b=1.0, epsilon=0.5), id="full-length-normalisation"),
+    pytest.param({"k1": 1.2, "b": 0.75, "epsilon": 0.25}, id="k1"),
+    pytest.param({"k1": 1.5, "b": 0.0, "epsilon": 0.25}, id="no-length-normalisation"),
+    pytest.param({"k1": 1.5, "b": 1.0, "epsilon": 0.5}, id="full-length-normalisation"),
 ])
 def test_parameters_follow_rank_bm25(params):
     # rank-bm25 divides 0 by 0 for an empty document when b = 1 (NaN); we score it 0.

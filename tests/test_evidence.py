@@ -66,7 +66,8 @@ def _reference_centrality(adjacency: np.ndarray, groups: list[str], cfg) -> np.n
     return np.array([degree[r] / top if top > 0 else 0.0 for r in roots])
 
 
-def _reference_ppr(adjacency: np.ndarray, seeds: np.ndarray, weights: np.ndarray, restart: float) -> np.ndarray:
+def _reference_ppr(adjacency: np.ndarray, seeds: np.ndarray, weights: np.ndarray, restart: float,
+                   walk_only: bool = False) -> np.ndarray:
     n = len(adjacency)
     s = np.bincount(seeds, weights=weights, minlength=n)
     s /= s.sum()
@@ -76,7 +77,9 @@ def _reference_ppr(adjacency: np.ndarray, seeds: np.ndarray, weights: np.ndarray
     # p = r s + (1 - r)(Pᵀ p + (dangling · p) s), solved exactly.
     system = np.eye(n) - (1 - restart) * (transition.T + np.outer(s, dangling))
     p = np.linalg.solve(system, restart * s)
-    return p / p.max()
+    if walk_only:  # minus the mass that jumped back to the seeds at the last step
+        p = np.clip(p - (restart + (1 - restart) * (dangling @ p)) * s, 0.0, None)
+    return p / p.max() if p.max() > 0 else p
 
 
 def _random_docs(seed: int, n: int, vocab: int, max_len: int) -> list[list[str]]:
@@ -86,12 +89,12 @@ def _random_docs(seed: int, n: int, vocab: int, max_len: int) -> list[list[str]]
 
 
 REFERENCE_CASES = [
-    pytest.param(_random_docs(0, 40, 5, 25), dict(), id="dense-overlaps"),
-    pytest.param(_random_docs(1, 60, 6, 30), dict(block_rows=7), id="blocks-of-7-rows"),
-    pytest.param(_random_docs(2, 50, 5, 20), dict(block_rows=1, min_df_limit=2, max_df_limit=6),
+    pytest.param(_random_docs(0, 40, 5, 25), {}, id="dense-overlaps"),
+    pytest.param(_random_docs(1, 60, 6, 30), {"block_rows": 7}, id="blocks-of-7-rows"),
+    pytest.param(_random_docs(2, 50, 5, 20), {"block_rows": 1, "min_df_limit": 2, "max_df_limit": 6},
                  id="frequent-shingles-dropped"),
-    pytest.param(_random_docs(3, 30, 4, 12), dict(theta=0.0, shingle_size=2), id="bigrams-any-overlap"),
-    pytest.param(_random_docs(4, 25, 4, 15), dict(near_duplicate=0.3, same_group_weight=0.5),
+    pytest.param(_random_docs(3, 30, 4, 12), {"theta": 0.0, "shingle_size": 2}, id="bigrams-any-overlap"),
+    pytest.param(_random_docs(4, 25, 4, 15), {"near_duplicate": 0.3, "same_group_weight": 0.5},
                  id="many-near-duplicates"),
 ]
 
@@ -181,7 +184,7 @@ QUOTE = ("Maja wrote: the power bill came and your payment will be made automati
 PAIR = [f"The neighbours agreed: {SHARED}, and yard waste goes out every other week.",
         f"Reminder from the block captain: {SHARED}, and yard waste goes out every other week."]
 # Six texts in 9 chunks share the bills' sentence: keep such shingles as evidence here.
-ONE_VOICE = dict(min_df_limit=10)
+ONE_VOICE = {"min_df_limit": 10}
 
 
 def test_near_identical_bills_from_one_sender_are_one_voice():
@@ -248,12 +251,33 @@ def test_pagerank_reaches_two_hops_and_not_other_components():
     pytest.param([5, 1], [1.0, 1.0], id="seed-without-edges"),
     pytest.param([2, 2, 4], [0.5, 0.5, 0.2], id="repeated-seed-adds-up"),
 ])
-def test_pagerank_equals_the_exact_solution(seeds, weights):
+@pytest.mark.parametrize("walk_only", [pytest.param(False, id="with-restarts"),
+                                       pytest.param(True, id="walk-only")])
+def test_pagerank_equals_the_exact_solution(seeds, weights, walk_only):
     graph = _fit(CHAIN, ppr_iterations=10000, ppr_tolerance=1e-14)
     seeds = np.asarray(seeds)
     w = np.ones(len(seeds)) if weights is None else np.asarray(weights)
-    expected = _reference_ppr(graph.adjacency_.toarray().astype(np.float64), seeds, w, CFG.ppr_restart)
-    assert np.allclose(graph.ppr(seeds, None if weights is None else w), expected, atol=1e-9)
+    expected = _reference_ppr(graph.adjacency_.toarray().astype(np.float64), seeds, w, CFG.ppr_restart,
+                              walk_only)
+    got = graph.ppr(seeds, None if weights is None else w, walk_only=walk_only)
+    assert np.allclose(got, expected, atol=1e-6)
+
+
+def test_walk_only_pagerank_gives_a_seed_without_links_nothing():
+    scores = _fit(CHAIN).ppr(np.array([5, 0]), walk_only=True)
+    assert scores[5] == pytest.approx(0.0, abs=1e-9) and scores[1] == 1.0 and scores[2] > 0
+
+
+def test_chunks_of_one_document_are_never_linked():
+    texts = [f"Note from the city: {SHARED} starting in April.",
+             f"Hi all, the city says {SHARED}, see you at the block party.",
+             f"Forwarded: {SHARED}."]
+    linked = _fit(texts).adjacency_.toarray() > 0
+    assert linked[0, 1] and linked[0, 2] and linked[1, 2]
+    graph = EvidenceGraph(CFG).fit([ANALYZER.words(t) for t in texts], ["a", "b", "c"], docs=[7, 7, 8])
+    adjacency = graph.adjacency_.toarray()
+    assert adjacency[0, 1] == adjacency[1, 0] == 0
+    assert adjacency[0, 2] > 0 and adjacency[1, 2] > 0
 
 
 def test_pagerank_is_zero_without_edges_or_seeds():
