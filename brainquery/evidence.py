@@ -67,40 +67,30 @@ class EvidenceGraph:
         return self
 
     def ppr(self, seeds: np.ndarray, weights: np.ndarray | None = None,
-            walk_only: bool = False) -> np.ndarray:
+            walk_only: bool = False, nodes: np.ndarray | None = None) -> np.ndarray:
         """Personalised PageRank from `seeds` (chunk rows; `weights` default equal), by power
         iteration: p = r·s + (1 - r)·Pᵀp with P the row-normalised adjacency; the mass of
         chunks without edges jumps back to the seeds. Divided by its max; zeros when the
-        graph has no edges or there are no seeds."""
-        cfg, n = self.cfg, self.adjacency_.shape[0]
+        graph has no edges or there are no seeds.
+
+        `nodes`: walk only the subgraph of these rows (the seeds are added), a local
+        PageRank whose cost follows the subgraph, not the corpus; rows outside get 0."""
+        n = self.adjacency_.shape[0]
         seeds = np.asarray(seeds, dtype=np.int64).ravel()
         if self.adjacency_.nnz == 0 or seeds.size == 0:
             return np.zeros(n, dtype=np.float64)
         w = np.ones(seeds.size) if weights is None else np.clip(np.asarray(weights, dtype=np.float64).ravel(), 0, None)
         if w.sum() <= 0:
             w = np.ones(seeds.size)
-        restart = np.bincount(seeds, weights=w, minlength=n)
-        restart /= restart.sum()
-        has_edges = self.degree_ > 0
-        inv_degree = np.divide(1.0, self.degree_, out=np.zeros(n), where=has_edges)
-        p = restart.copy()
-        for _ in range(cfg.ppr_iterations):
-            # The adjacency is symmetric, so Pᵀp = A·(p / degree); the product in float32
-            # (the adjacency's type: a float64 vector would upcast the matrix every time).
-            dangling = p[~has_edges].sum()
-            spread = self.adjacency_ @ (p * inv_degree).astype(np.float32) + dangling * restart
-            nxt = cfg.ppr_restart * restart + (1 - cfg.ppr_restart) * spread
-            done = np.abs(nxt - p).sum() < cfg.ppr_tolerance
-            p = nxt
-            if done:
-                break
-        if walk_only:
-            # What arrived over edges: without the jumps back to the seeds, a seed with no
-            # links would score as if the whole graph pointed at it.
-            teleport = cfg.ppr_restart + (1 - cfg.ppr_restart) * p[~has_edges].sum()
-            p = np.clip(p - teleport * restart, 0.0, None)
-        top = p.max()
-        return p / top if top > 0 else p
+        if nodes is None:
+            return _power_iteration(self.adjacency_, self.degree_, seeds, w, self.cfg, walk_only)
+        nodes = np.union1d(np.asarray(nodes, dtype=np.int64), seeds)
+        sub = self.adjacency_[nodes][:, nodes]
+        degree = np.asarray(sub.sum(axis=1), dtype=np.float64).ravel()
+        local = _power_iteration(sub, degree, np.searchsorted(nodes, seeds), w, self.cfg, walk_only)
+        out = np.zeros(n, dtype=np.float64)
+        out[nodes] = local
+        return out
 
     # ---- fitting, step by step --------------------------------------------------------
     def _shingles(self, chunk_tokens: Sequence[Sequence[str]]) -> tuple[sparse.csr_matrix, int]:
@@ -215,6 +205,33 @@ class EvidenceGraph:
             return None
         graph.degree_ = np.asarray(graph.adjacency_.sum(axis=1), dtype=np.float64).ravel()
         return graph
+
+
+def _power_iteration(adjacency: sparse.csr_matrix, degree: np.ndarray, seeds: np.ndarray,
+                     w: np.ndarray, cfg: GraphSection, walk_only: bool) -> np.ndarray:
+    n = adjacency.shape[0]
+    restart = np.bincount(seeds, weights=w, minlength=n)
+    restart /= restart.sum()
+    has_edges = degree > 0
+    inv_degree = np.divide(1.0, degree, out=np.zeros(n), where=has_edges)
+    p = restart.copy()
+    for _ in range(cfg.ppr_iterations):
+        # The adjacency is symmetric, so Pᵀp = A·(p / degree); the product in float32
+        # (the adjacency's type: a float64 vector would upcast the matrix every time).
+        dangling = p[~has_edges].sum()
+        spread = adjacency @ (p * inv_degree).astype(np.float32) + dangling * restart
+        nxt = cfg.ppr_restart * restart + (1 - cfg.ppr_restart) * spread
+        done = np.abs(nxt - p).sum() < cfg.ppr_tolerance
+        p = nxt
+        if done:
+            break
+    if walk_only:
+        # What arrived over edges: without the jumps back to the seeds, a seed with no
+        # links would score as if the whole graph pointed at it.
+        teleport = cfg.ppr_restart + (1 - cfg.ppr_restart) * p[~has_edges].sum()
+        p = np.clip(p - teleport * restart, 0.0, None)
+    top = p.max()
+    return p / top if top > 0 else p
 
 
 def _hash_windows(ids: np.ndarray, starts: np.ndarray, k: int, vocab_size: int) -> np.ndarray:

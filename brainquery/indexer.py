@@ -127,7 +127,7 @@ class Indexer:
         emit = _Emitter(summary, on_line)
         self._load_known()
         sources = self.store.sources()
-        self._model = model_cache.open_model(self.store, self.config.embedding)
+        self._model = model_cache.open_model(self.store, self.config.embedding, self.config.text)
         inputs = list(iter_inputs(paths, self.config.ingest))
         summary.inputs = len(inputs)
         for item in _progress(inputs, progress):
@@ -137,7 +137,7 @@ class Indexer:
             self._ingest_blob(item, sources.get(str(item.path)), emit)
         self._flush(final=True)
         if self._model is not None and model_cache.needs_refit(self._model, self.store, self.config.embedding):
-            self._model = model_cache.refit_from_store(self.store, self.config.embedding)
+            self._model = model_cache.refit_from_store(self.store, self.config.embedding, self.config.text)
             self.changed = True
         return summary
 
@@ -246,7 +246,7 @@ class Indexer:
             ids = [p.chunk_id for p in self._pending]
             texts = [p.embed_text for p in self._pending]
             if self._model is None:
-                self._model = model_cache.first_fit(self.store, cfg, ids, texts)
+                self._model = model_cache.first_fit(self.store, cfg, ids, texts, self.config.text)
             self.changed = True
             self.store.upsert(ids, [p.text for p in self._pending], [p.meta for p in self._pending],
                               self._model.transform(texts))

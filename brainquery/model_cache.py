@@ -11,7 +11,7 @@ import logging
 
 import numpy as np
 
-from .config import EmbeddingSection
+from .config import EmbeddingSection, TextSection
 from .embedding import DenseEmbedder
 from .store import Store
 
@@ -25,25 +25,29 @@ def embed_text(title: str, text: str) -> str:
     return f"{title}\n{text}" if title else text
 
 
-def open_model(store: Store, cfg: EmbeddingSection) -> DenseEmbedder | None:
-    """The model the store's vectors were made with, or None for an empty store."""
+def open_model(store: Store, cfg: EmbeddingSection, text: TextSection | None = None
+               ) -> DenseEmbedder | None:
+    """The model the store's vectors were made with, or None for an empty store. `text`:
+    the analysis settings (default: the loaded configuration's)."""
     if store.count() == 0:
         return None
-    model = DenseEmbedder.load(store.cache_dir / MODEL_FILE, cfg)
+    model = DenseEmbedder.load(store.cache_dir / MODEL_FILE, cfg, text)
     if model is None or model.fingerprint_ != store.state().get(STATE_KEY):
         log.info("embedding cache missing or stale; refitting from the store")
-        return refit_from_store(store, cfg)
+        return refit_from_store(store, cfg, text)
     return model
 
 
-def first_fit(store: Store, cfg: EmbeddingSection, ids: list[str], texts: list[str]) -> DenseEmbedder:
+def first_fit(store: Store, cfg: EmbeddingSection, ids: list[str], texts: list[str],
+              text: TextSection | None = None) -> DenseEmbedder:
     order = np.argsort(np.asarray(ids))
-    model = DenseEmbedder(cfg).fit([texts[i] for i in order])
+    model = DenseEmbedder(cfg, text).fit([texts[i] for i in order])
     _publish(store, model)
     return model
 
 
-def refit_from_store(store: Store, cfg: EmbeddingSection) -> DenseEmbedder:
+def refit_from_store(store: Store, cfg: EmbeddingSection, text: TextSection | None = None
+                     ) -> DenseEmbedder:
     ids, texts = [], []
     for chunk_id, document, meta in store.scan(include=("documents", "metadatas")):
         ids.append(chunk_id)
@@ -51,7 +55,7 @@ def refit_from_store(store: Store, cfg: EmbeddingSection) -> DenseEmbedder:
     order = np.argsort(np.asarray(ids))
     ids = [ids[i] for i in order]
     texts = [texts[i] for i in order]
-    model = DenseEmbedder(cfg).fit(texts)
+    model = DenseEmbedder(cfg, text).fit(texts)
     # Cache first, state last: a crash in between leaves them disagreeing, which the next
     # open_model() repairs by refitting again.
     model.save(store.cache_dir / MODEL_FILE)

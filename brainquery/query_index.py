@@ -155,9 +155,10 @@ def build(store: Store, config: Config) -> QueryIndex:
     analyzer = Analyzer(config.text)
     full_texts = [model_cache.embed_text(str(m.get("title", "")), t) for m, t in zip(metas, texts)]
     bm25 = SparseBM25(config.bm25).fit([analyzer.tokens(t) for t in full_texts])
+    # The graph reads shingles of the text without the quoted lines of replies.
     graph = EvidenceGraph(config.graph).fit([analyzer.words(unquoted(t)) for t in full_texts],
                                             [_group(m) for m in metas], docs=chunk_doc)
-    dense = model_cache.open_model(store, config.embedding) if ids else None
+    dense = model_cache.open_model(store, config.embedding, config.text) if ids else None
     kind_names = tuple(kind for kind, _ in config.answer.spans)
     patterns = [re.compile(pattern) for _, pattern in config.answer.spans]
     chunk_kinds = np.array([[p.search(t) is not None for p in patterns] for t in texts],

@@ -53,7 +53,8 @@ class Ranker:
         scoring = config.scoring
         self.relevance_parts = (
             (BM25Scorer(), scoring.alpha), (DenseScorer(), scoring.beta),
-            (CentralityScorer(index), scoring.gamma), (PageRankScorer(index, scoring.ppr_seeds), scoring.delta))
+            (CentralityScorer(index), scoring.gamma),
+            (PageRankScorer(index, scoring.ppr_seeds, max(scoring.stages)), scoring.delta))
         self.coverage = CoverageScorer(index)
         self.answer_type = AnswerTypeScorer(index, config)
         self.type_hint = TypeHintScorer(index, config)

@@ -85,9 +85,10 @@ class PageRankScorer:
     that names the roofer)."""
     name = "ppr"
 
-    def __init__(self, index: QueryIndex, seeds: int):
+    def __init__(self, index: QueryIndex, seeds: int, pool: int):
         self.graph = index.graph
         self.seeds = seeds
+        self.pool = pool
 
     def score(self, query: Query, candidates: np.ndarray) -> np.ndarray:
         if query.ppr_all is None:
@@ -96,7 +97,14 @@ class PageRankScorer:
             if n == 0:
                 return np.zeros(len(candidates))
             top = np.argpartition(-hybrid, n - 1)[:n]
-            query.ppr_all = np.asarray(self.graph.ppr(top, hybrid[top], walk_only=True), dtype=np.float64)
+            # Local PageRank: the seeds, their neighbours and the widest candidate set. A
+            # walk over the whole graph costs ~135 ms at 100,000 chunks; this one a few.
+            neighbours = self.graph.adjacency_[top].indices
+            pool = min(self.pool, hybrid.size)
+            widest = np.argpartition(-hybrid, pool - 1)[:pool]
+            nodes = np.union1d(np.union1d(neighbours, widest), top)
+            query.ppr_all = np.asarray(self.graph.ppr(top, hybrid[top], walk_only=True, nodes=nodes),
+                                       dtype=np.float64)
         return _max_normalised(query.ppr_all[candidates])
 
 

@@ -263,6 +263,18 @@ def test_pagerank_equals_the_exact_solution(seeds, weights, walk_only):
     assert np.allclose(got, expected, atol=1e-6)
 
 
+def test_local_pagerank_over_a_whole_component_equals_the_global_one():
+    """The query-time walk runs on the seeds' neighbourhood; it is exact when that covers
+    the seeds' component, and leaves rows outside it at 0."""
+    graph = _fit(CHAIN, ppr_iterations=10000, ppr_tolerance=1e-14)
+    seeds = np.array([0])
+    whole = graph.ppr(seeds, walk_only=True)
+    component = np.flatnonzero(whole > 0)
+    local = graph.ppr(seeds, walk_only=True, nodes=np.r_[component, 4])
+    assert np.allclose(local, whole, atol=1e-9)
+    assert graph.ppr(seeds, nodes=np.array([1]))[2] == 0.0
+
+
 def test_walk_only_pagerank_gives_a_seed_without_links_nothing():
     scores = _fit(CHAIN).ppr(np.array([5, 0]), walk_only=True)
     assert scores[5] == pytest.approx(0.0, abs=1e-9) and scores[1] == 1.0 and scores[2] > 0
