@@ -42,7 +42,7 @@ class Ranked:
 
 @dataclasses.dataclass(frozen=True)
 class Halting:
-    stage: int               # candidates considered
+    stage: int               # candidate chunks scored at the stage that ended
     reason: str
 
 
@@ -78,9 +78,12 @@ class Ranker:
             candidates = np.union1d(top[np.isfinite(query.hybrid_all[top])], forced)
             ranked = self._score(query, candidates, max(k, scoring.halt_top_k), forced)
             reason = self._halt_reason(ranked)
-            halting = Halting(stage, reason or f"widened to {stage}: no clear leader")
             if reason:
+                halting = Halting(size, reason)
                 break
+            last = size >= index.n_chunks or stage == scoring.stages[-1]
+            halting = Halting(size, "no clear leader; all candidate stages used" if last
+                              else f"no clear leader at {size} candidates")
         return ranked[:k], halting
 
     def _score(self, query: Query, candidates: np.ndarray, keep: int,
@@ -142,7 +145,8 @@ class Ranker:
         agreeing = vectors[1:] @ vectors[0] >= scoring.agreement_cosine
         agreement = float(agreeing.mean()) if agreeing.size else 1.0
         if margin >= scoring.halt_margin and agreement >= scoring.halt_agreement:
-            return f"margin {margin:.2f} and agreement {agreement:.2f} passed"
+            return (f"top-1 margin {margin:.2f} >= {scoring.halt_margin} and top-{scoring.halt_top_k} "
+                    f"agreement {agreement:.2f} >= {scoring.halt_agreement}")
         return ""
 
     def _window_events(self, query: Query) -> np.ndarray:
