@@ -6,9 +6,9 @@ from datetime import datetime, timezone
 from typing import Any, Callable, Sequence
 
 from . import query_index
-from .ask import AskResult, Asker
+from .ask import Asker, AskResult
 from .config import Config, load_config
-from .indexer import IngestSummary, Indexer, ReportLine
+from .indexer import Indexer, IngestSummary, ReportLine
 from .store import Store
 
 # The fields of a document listing: a contract read by tools outside the repo.

@@ -23,7 +23,6 @@ from .indexer import EXIT_NOTHING_RAN, FAILED, IngestSummary, ReportLine
 from .router import PATTERNS
 from .store import StoreError
 
-
 FIXTURE_QUERIES = Path(__file__).resolve().parent.parent / "fixtures" / "queries.jsonl"
 
 

@@ -22,8 +22,19 @@ import numpy as np
 
 from .config import Config
 from .query_index import QueryIndex
-from .scorers import (AnswerTypeScorer, near_term, BM25Scorer, CentralityScorer, CoverageScorer, DenseScorer,
-                      PageRankScorer, Query, TimeScorer, TypeHintScorer, TypeScorer)
+from .scorers import (
+    AnswerTypeScorer,
+    BM25Scorer,
+    CentralityScorer,
+    CoverageScorer,
+    DenseScorer,
+    PageRankScorer,
+    Query,
+    TimeScorer,
+    TypeHintScorer,
+    TypeScorer,
+    near_term,
+)
 
 PARTS = ("bm25", "dense", "graph", "ppr", "decay", "type_weight", "coverage", "answer_type",
          "type_hint", "window")

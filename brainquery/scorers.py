@@ -13,7 +13,7 @@ import numpy as np
 
 from .config import Config
 from .coverage import TopicTerms
-from .decay import SECONDS_PER_DAY, period_weight, per_type, time_weight
+from .decay import SECONDS_PER_DAY, per_type, period_weight, time_weight
 from .query_index import QueryIndex
 from .router import Route
 

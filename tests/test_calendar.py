@@ -6,13 +6,12 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
+from conftest import REALDATA, realdata_rows, requires_realdata
 
 from ingest.blob import Blob, Parent
 from ingest.calendar import CalendarIngestor, expand_occurrences
 from ingest.document import Document, IngestError, ItemFailure
 from ingest.sniff import magic
-
-from conftest import REALDATA, realdata_rows, requires_realdata
 
 UTC = timezone.utc
 

@@ -5,11 +5,10 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import write_eml
 
 from brainquery import Brain
 from brainquery.cli import main
-
-from conftest import write_eml
 
 REPORT_FIELDS = {"source", "message_id", "title", "doc_type", "source_date", "date_source",
                  "status", "error"}

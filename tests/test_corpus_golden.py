@@ -7,11 +7,10 @@ import csv
 from datetime import datetime, timezone
 
 import pytest
+from conftest import FIXTURES, INGEST_NOW
 
 from brainquery import Brain
 from ingest.dates import zone
-
-from conftest import FIXTURES, INGEST_NOW
 
 CORPUS = FIXTURES / "corpus"
 with open(FIXTURES / "corpus_manifest.csv", newline="", encoding="utf-8") as _fh:

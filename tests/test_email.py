@@ -8,12 +8,11 @@ from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
+from conftest import REALDATA, realdata_rows, requires_realdata, write_eml
 
 from ingest.blob import Blob
-from ingest.document import Document, IngestError, ItemFailure
 from ingest.dates import parse_header_date
-
-from conftest import REALDATA, realdata_rows, requires_realdata, write_eml
+from ingest.document import Document, IngestError, ItemFailure
 
 UTC = timezone.utc
 

@@ -5,8 +5,14 @@ from datetime import timezone
 
 import pytest
 
-from ingest.invoice import (InvoiceInfo, amount_pattern, analyse, find_total, from_einvoice_xml,
-                            parse_amount)
+from ingest.invoice import (
+    InvoiceInfo,
+    amount_pattern,
+    analyse,
+    find_total,
+    from_einvoice_xml,
+    parse_amount,
+)
 
 UTC = timezone.utc
 

@@ -10,17 +10,16 @@ from pathlib import Path
 
 import pypdf
 import pytest
+from conftest import INGEST_NOW, REALDATA, realdata_rows, requires_realdata
 from fpdf import FPDF
 from pypdf.generic import DecodedStreamObject, NameObject
+from test_invoice import CII
 
 from ingest.blob import Blob, Parent
 from ingest.document import IngestError
 from ingest.pdf import PdfIngestor
 from ingest.provenance import blob_id
 from ingest.registry import Context
-
-from conftest import INGEST_NOW, REALDATA, realdata_rows, requires_realdata
-from test_invoice import CII
 
 FILE_TIME = datetime(2021, 1, 2, 3, 4, 5, tzinfo=timezone.utc)
 

@@ -9,17 +9,16 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
+from conftest import REALDATA, realdata_rows, requires_realdata
 from PIL import Image, ImageDraw, ImageFont
 from PIL.TiffImagePlugin import IFDRational
+from test_calendar import CONTENT_FREE_SOURCES, same_day, same_minute
 
 import ingest.ocr as ocr
 from ingest.blob import Blob, Parent
 from ingest.document import Document
 from ingest.photo import PhotoIngestor, name_words
 from ingest.sniff import magic
-
-from conftest import REALDATA, realdata_rows, requires_realdata
-from test_calendar import CONTENT_FREE_SOURCES, same_day, same_minute
 
 UTC = timezone.utc
 EXIF_IFD, GPS_IFD = 0x8769, 0x8825

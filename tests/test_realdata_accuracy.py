@@ -2,11 +2,10 @@
 from __future__ import annotations
 
 import pytest
+from conftest import REALDATA, requires_realdata
 
 from brainquery.config import load_config
 from brainquery.ingest_eval import run
-
-from conftest import REALDATA, requires_realdata
 
 
 @requires_realdata

@@ -11,12 +11,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-from brainquery import Brain
-from brainquery import model_cache
-from brainquery.config import load_config
-
 from conftest import INGEST_NOW, REPO, write_eml
+
+from brainquery import Brain, model_cache
+from brainquery.config import load_config
 
 
 def _write_mail(folder: Path, n: int, *, subject: str | None = None, body: str | None = None,

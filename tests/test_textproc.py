@@ -233,3 +233,14 @@ def test_dense_model_cache_refits_when_the_analysis_changes(tmp_path, dense):
     assert DenseEmbedder.load(path, cfg, CONFIG.text) is not None
     other = dataclasses.replace(CONFIG.text, stopwords_extra=("roof",))
     assert DenseEmbedder.load(path, cfg, other) is None
+
+
+@pytest.mark.parametrize("word, synonym, phrase_member", [
+    pytest.param("vet", "veterinarian", "animal hospital", id="vet"),
+    pytest.param("fax", "facsimile", "fax number", id="fax-number-does-not-make-number-a-fax"),
+])
+def test_one_word_synonyms_of_a_term(analyzer, word, synonym, phrase_member):
+    term = analyzer.tokens(word)[0]
+    found = analyzer.synonyms(term)
+    assert analyzer.tokens(synonym)[0] in found and term not in found
+    assert not set(analyzer.tokens(phrase_member)) - {term} & found
