@@ -104,6 +104,7 @@ class ScoringSection:
     halt_top_k: int
     agreement_cosine: float
     default_k: int
+    sibling_weight: float
     undated_date_sources: tuple[str, ...]
 
 

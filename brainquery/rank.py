@@ -117,17 +117,22 @@ class Ranker:
                  * parts["type_hint"] * parts["window"] * np.where(on_topic, 1.0, scoring.off_topic_factor))
         ages = self.time.ages(query, candidates)
 
-        # Per document, its best chunk wins.
+        # Per document, its best chunk wins; the other matching chunks of the document add
+        # `sibling_weight` of their scores (a document that answers in several places).
         docs = self.index.chunk_doc[candidates]
         order = np.lexsort((-final, docs))
         first = np.ones(order.size, dtype=bool)
         first[1:] = docs[order][1:] != docs[order][:-1]
         best = order[first]
-        best = best[np.argsort(-final[best], kind="stable")][:keep]
-        return [Ranked(doc=int(docs[i]), chunk=int(candidates[i]), score=float(final[i]),
+        totals = np.zeros(self.index.n_docs)
+        np.add.at(totals, docs, final)
+        doc_score = final[best] + self.config.scoring.sibling_weight * (totals[docs[best]] - final[best])
+        ranking = np.argsort(-doc_score, kind="stable")[:keep]
+        best, doc_score = best[ranking], doc_score[ranking]
+        return [Ranked(doc=int(docs[i]), chunk=int(candidates[i]), score=float(score),
                        relevance=float(relevance[i]),
                        parts={name: float(parts[name][i]) for name in PARTS},
-                       age_days=float(ages[i])) for i in best]
+                       age_days=float(ages[i])) for i, score in zip(best, doc_score)]
 
     def _on_topic(self, query: Query, candidates: np.ndarray, parts: dict[str, np.ndarray]) -> np.ndarray:
         """Candidates about the question: a coverage of the question's topic words at least
