@@ -138,7 +138,7 @@ class Asker:
         top = ranked[0]
         extract = self._extract(top.doc, kind, term_weights)
         conflicts = self._conflicts(question, ranked, extract, kind, term_weights)
-        message, staleness = self._message(route, top)
+        message, staleness = self._message(route, top, query.now)
         if conflicts:
             message = f"{message}. {_conflict_summary(conflicts)}"
         # After supersession the first document need not score highest: the margin is the
@@ -286,7 +286,7 @@ class Asker:
                                 attachment=str(meta.get("attachment", ""))))
         return out
 
-    def _message(self, route: Route, top: Ranked) -> tuple[str, float]:
+    def _message(self, route: Route, top: Ranked, now: float) -> tuple[str, float]:
         """The confidence message for the top document, and its staleness in [0, 1]."""
         index, cfg = self.index, self.config.confidence
         meta = index.docs[top.doc]
@@ -294,6 +294,9 @@ class Asker:
         if route.pattern == "historical":
             return HISTORICAL, 0.0
         if route.pattern == "logistical":
+            if self._upcoming(top.doc, now):
+                # An event still ahead is the schedule as it stands; nothing has overtaken it.
+                return FRESH, 0.0
             if np.isnan(age) or age > cfg.stale_days:
                 return (STALE, 1.0) if not np.isnan(age) else (POSSIBLY_OUTDATED, 0.5)
             return (FRESH, 0.0) if age <= cfg.fresh_days else (POSSIBLY_OUTDATED, 0.5)
@@ -305,6 +308,10 @@ class Asker:
             return OLD_ENTITY, 1.0
         date = str(meta.get("source_date") or "")[:10]
         return f"Found in {str(meta.get('doc_type', 'document')).replace('_', ' ')} from {date}", 0.0
+
+    def _upcoming(self, doc: int, now: float) -> bool:
+        index = self.index
+        return bool(np.any((index.occ_doc == doc) & (index.occ_end >= now)))
 
     def _source(self, ranked: Ranked, term_weights: dict[str, float]) -> Source:
         meta = self.index.docs[ranked.doc]
