@@ -116,6 +116,8 @@ class Asker:
         query = self._prepare(question, route, now)
         # Conflicts, supersession and the confidence margin look past the k shown.
         ranked, halting = self.ranker.rank(query, max(k, self.config.answer.evidence_pool))
+        # Sources are documents about the question; the others only fill an empty list.
+        ranked = [r for r in ranked if r.on_topic] or ranked
         term_weights = self._answer_terms(query)
         ranked = self._supersede(route, ranked, query.kind, term_weights)
         results = [self._source(r, term_weights) for r in ranked[:k]]

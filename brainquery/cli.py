@@ -136,20 +136,24 @@ def render_answer(result) -> str:
         lines.append("Sources:")
     for n, src in enumerate(result.results, 1):
         day = (src.source_date or "undated")[:10]
-        age = "" if src.age_days is None else f" ({_age_words(src.age_days)})"
+        age = f" ({_relative(src.source_date, result.now)})" if src.source_date else ""
         where = src.source + (f" [{src.attachment}]" if src.attachment else "")
         lines.append(f"  {n}. {src.title[:60]} — {src.doc_type}, {day}{age}, score {src.score:.3f}")
         lines.append(f"     {where}")
     return "\n".join(lines)
 
 
-def _age_words(days: float) -> str:
-    if days < 1:
+def _relative(when: str, now: str) -> str:
+    """'3 days ago', 'in 2 weeks', 'today': a source date as a person reads it."""
+    days = (datetime.fromisoformat(now) - datetime.fromisoformat(when)).total_seconds() / 86400
+    span = abs(days)
+    if span < 1:
         return "today"
     for unit, size in (("year", 365.25), ("month", 30.44), ("week", 7.0), ("day", 1.0)):
-        if days >= size:
-            n = int(days // size)
-            return f"{n} {unit}{'s' if n > 1 else ''}"
+        if span >= size:
+            n = int(span // size)
+            words = f"{n} {unit}{'s' if n > 1 else ''}"
+            return f"{words} ago" if days > 0 else f"in {words}"
     return "today"
 
 

@@ -49,6 +49,7 @@ class Ranked:
     relevance: float         # the weighted sum before time and type weights
     parts: dict[str, float]
     age_days: float          # NaN when undated
+    on_topic: bool = True    # about the question (see Ranker._on_topic)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -132,7 +133,8 @@ class Ranker:
         return [Ranked(doc=int(docs[i]), chunk=int(candidates[i]), score=float(score),
                        relevance=float(relevance[i]),
                        parts={name: float(parts[name][i]) for name in PARTS},
-                       age_days=float(ages[i])) for i, score in zip(best, doc_score)]
+                       age_days=float(ages[i]), on_topic=bool(on_topic[i]))
+                for i, score in zip(best, doc_score)]
 
     def _on_topic(self, query: Query, candidates: np.ndarray, parts: dict[str, np.ndarray]) -> np.ndarray:
         """Candidates about the question: a coverage of the question's topic words at least
