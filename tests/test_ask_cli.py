@@ -141,7 +141,8 @@ def test_readable_answer_shows_answer_message_and_dated_sources(asked_corpus, ca
         line = next((ln for ln in sources.splitlines() if source.doc_type in ln and day in ln), None)
         assert line is not None, (source.doc_type, day, sources)
         if source.age_days is not None:
-            assert re.search(r"\((today|\d+ (day|week|month|year)s?)\)", line), line
+            assert re.search(r"\((today|\d+ (day|week|month|year)s? ago|in \d+ (day|week|month|year)s?)\)",
+                             line), line
 
 
 def test_questions_from_stdin_are_answered_in_order(asked_corpus, capsys, monkeypatch):
