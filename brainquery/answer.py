@@ -67,8 +67,9 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
     sentences = [s for s in split_sentences(_QUOTED.sub("", text)) if not _is_header(s, title)]
     if not sentences:
         return Extract("", None, 0.0)
-    _, spans = _compiled(cfg)
+    kinds, spans = _compiled(cfg)
     span = spans.get(kind) if kind else None
+    cue = dict(kinds).get(kind) if kind else None
     overlap = np.array([_sentence_score(s, term_weights, tokenize) for s in sentences])
     if overlap.max() > 0:
         overlap = overlap / overlap.max()
@@ -80,7 +81,10 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
     # Among equally good sentences the one with the most specific span wins ("16x25x4"
     # over "16x25").
     specificity = np.array([len(f) if f else 0 for f in found]) / 1000.0
-    relevant = (overlap + context) > 0
+    # A sentence is in play when it holds the question's words, or its neighbour does, or
+    # it names the asked property itself ("Weight: 34.5 lb" for "how heavy is the dog").
+    labelled = np.array([bool(cue and cue.search(s)) for s in sentences])
+    relevant = ((overlap + context) > 0) | labelled
     scores = overlap + cfg.context_weight * context + (cfg.kind_bonus * has_span + specificity) * relevant
     best = int(np.argmax(scores))
     chosen = [best]
