@@ -233,8 +233,7 @@ class Asker:
     # ---- documents ------------------------------------------------------------------
     def _doc_text(self, doc: int, with_title: bool = True) -> str:
         index = self.index
-        rows = np.flatnonzero(index.chunk_doc == doc)
-        rows = rows[np.argsort(index.chunk_no[rows])]
+        rows = index.doc_rows(doc)
         title = str(index.docs[doc].get("title", ""))
         body = "\n".join(_drop_overlap([index.chunk_texts[i] for i in rows]))
         return f"{title}\n{body}" if title and with_title else body
@@ -312,8 +311,7 @@ class Asker:
         return f"Found in {str(meta.get('doc_type', 'document')).replace('_', ' ')} from {date}", 0.0
 
     def _upcoming(self, doc: int, now: float) -> bool:
-        index = self.index
-        return bool(np.any((index.occ_doc == doc) & (index.occ_end >= now)))
+        return bool(self.index.doc_last_end[doc] >= now)
 
     def _source(self, ranked: Ranked, term_weights: dict[str, float]) -> Source:
         meta = self.index.docs[ranked.doc]

@@ -74,9 +74,15 @@ class TopicTerms:
         total = self.weights.sum()
         if not self.terms or total <= 0:
             return np.zeros(len(rows))
-        present = sparse.csr_matrix(bm25.weights_[np.asarray(rows, dtype=np.int64)])
-        present.data = np.ones_like(present.data)
-        found = (present @ self.membership).toarray() > 0
+        # Only the vocabulary columns the question touches, sliced from the column-major
+        # BM25 matrix (slicing its rows would walk every stored entry).
+        columns = np.unique(self.membership.indices if self.membership.format == "csc"
+                            else self.membership.tocoo().row)
+        found = np.zeros((len(rows), len(self.terms)), dtype=bool)
+        if columns.size:
+            present = bm25.weights_[:, columns].tocsr()[np.asarray(rows, dtype=np.int64)]
+            present.data = np.ones_like(present.data)
+            found = (present @ self.membership[columns]).toarray() > 0
         if types is not None:
             for j, codes in self.type_terms.items():
                 found[:, j] |= np.isin(types, codes)

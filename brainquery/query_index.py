@@ -39,7 +39,7 @@ log = logging.getLogger(__name__)
 STATE_KEY = "query_index"
 INDEX_FILE = "query_index.pkl"
 DIRTY = "dirty"
-_FORMAT = 1
+_FORMAT = 2
 # The metadata keys that name who a document's voice belongs to, most specific first:
 # near-duplicates from one voice (a monthly bill, a weekly newsletter) are one piece of
 # evidence, not many.
@@ -69,6 +69,10 @@ class QueryIndex:
     dense: DenseEmbedder | None
     kind_names: tuple[str, ...]    # answer kinds (config [answer] spans) ...
     chunk_kinds: np.ndarray        # ... bool (n_chunks, n_kinds): the chunk holds such a span
+    doc_chunk_order: np.ndarray    # chunk rows grouped by document, in chunk order ...
+    doc_chunk_ptr: np.ndarray      # ... and where each document's rows start (n_docs + 1)
+    occ_ptr: np.ndarray            # where each document's occurrences start (n_docs + 1)
+    doc_last_end: np.ndarray       # the end of each document's last occurrence (-inf: none)
 
     @property
     def n_chunks(self) -> int:
@@ -77,6 +81,19 @@ class QueryIndex:
     @property
     def n_docs(self) -> int:
         return len(self.docs)
+
+    def doc_rows(self, doc: int) -> np.ndarray:
+        """The chunk rows of a document, in chunk order."""
+        return self.doc_chunk_order[self.doc_chunk_ptr[doc]:self.doc_chunk_ptr[doc + 1]]
+
+    def occurrence_slices(self, docs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """For each document, the rows of its occurrences (flattened) and where each
+        document's rows start in that list (documents without occurrences have none)."""
+        starts, ends = self.occ_ptr[docs], self.occ_ptr[docs + 1]
+        lengths = ends - starts
+        offsets = np.concatenate([[0], np.cumsum(lengths)[:-1]]) if len(docs) else np.zeros(0, np.int64)
+        rows = np.repeat(starts - offsets, lengths) + np.arange(int(lengths.sum()))
+        return rows, offsets
 
 
 def open_index(store: Store, config: Config) -> QueryIndex:
@@ -150,7 +167,10 @@ def build(store: Store, config: Config) -> QueryIndex:
         else np.nan for d in docs], dtype=np.float64)
     doc_type = np.array([type_code[str(d.get("doc_type"))] for d in docs], dtype=np.int16)
     doc_cancelled = np.array([str(d.get("status", "")).upper() == "CANCELLED" for d in docs], dtype=bool)
-    occ_doc, occ_start, occ_end = _occurrences(docs, doc_epoch, config)
+    occ_doc, occ_start, occ_end = _occurrences(docs, doc_epoch, config)   # sorted by document
+    doc_chunk_order = np.lexsort((chunk_no, chunk_doc))
+    doc_last_end = np.full(len(docs), -np.inf)
+    np.maximum.at(doc_last_end, occ_doc, occ_end)
 
     analyzer = Analyzer(config.text)
     full_texts = [model_cache.embed_text(str(m.get("title", "")), t) for m, t in zip(metas, texts)]
@@ -169,7 +189,9 @@ def build(store: Store, config: Config) -> QueryIndex:
         chunk_doc=chunk_doc, chunk_no=chunk_no, chunk_texts=texts, embeddings=embeddings,
         docs=docs, doc_epoch=doc_epoch, doc_type=doc_type, doc_cancelled=doc_cancelled,
         type_names=type_names, occ_doc=occ_doc, occ_start=occ_start, occ_end=occ_end,
-        bm25=bm25, graph=graph, dense=dense, kind_names=kind_names, chunk_kinds=chunk_kinds)
+        bm25=bm25, graph=graph, dense=dense, kind_names=kind_names, chunk_kinds=chunk_kinds,
+        doc_chunk_order=doc_chunk_order, doc_chunk_ptr=_pointers(chunk_doc[doc_chunk_order], len(docs)),
+        occ_ptr=_pointers(occ_doc, len(docs)), doc_last_end=doc_last_end)
 
 
 _QUOTED = re.compile(r"^[ \t]*>.*$|^On .{5,200} wrote:[ \t]*$", re.MULTILINE)
@@ -179,6 +201,11 @@ def unquoted(text: str) -> str:
     """A reply's quoted lines repeat the message it answers: they are an echo, not a
     second voice, so the evidence graph does not see them."""
     return _QUOTED.sub("", text)
+
+
+def _pointers(sorted_keys: np.ndarray, n: int) -> np.ndarray:
+    """Offsets of each key 0..n-1 in a sorted key array (CSR-style row pointers)."""
+    return np.searchsorted(sorted_keys, np.arange(n + 1)).astype(np.int64)
 
 
 def _group(meta: dict[str, Any]) -> str:

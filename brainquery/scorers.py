@@ -178,11 +178,15 @@ class TimeScorer:
             lo, hi = window.start.timestamp(), window.end.timestamp()
         else:
             lo = hi = query.now
-        # Distance between [lo, hi] and each occurrence [start, end]: 0 when they overlap.
-        gap = np.maximum(index.occ_start - hi, 0.0) + np.maximum(lo - index.occ_end, 0.0)
-        nearest = np.full(index.n_docs, np.inf)
-        np.minimum.at(nearest, index.occ_doc, gap / SECONDS_PER_DAY)
-        event_age = nearest[docs]
+        # Distance between [lo, hi] and each occurrence [start, end] (0 when they overlap),
+        # the nearest per candidate: only the candidates' own occurrences are read.
+        rows, offsets = index.occurrence_slices(docs)
+        if not rows.size:
+            return age
+        gap = (np.maximum(index.occ_start[rows] - hi, 0.0) + np.maximum(lo - index.occ_end[rows], 0.0)) / SECONDS_PER_DAY
+        has = np.diff(np.append(offsets, rows.size)) > 0
+        event_age = np.full(len(docs), np.inf)
+        event_age[has] = np.minimum.reduceat(gap, offsets[has])
         return np.where(np.isfinite(event_age), event_age, age)
 
     def score(self, query: Query, candidates: np.ndarray, on_topic: np.ndarray | None = None
