@@ -97,6 +97,7 @@ class Asker:
         self.analyzer = Analyzer(config.text)
         self.router = load_router(config.router)
         self.ranker = Ranker(index, config)
+        self._extracts: dict[tuple[int, str | None], answers.Extract] = {}
         # Stemmed words that name a document type -> its type codes.
         codes = {name: i for i, name in enumerate(index.type_names)}
         hints: dict[str, list[int]] = {}
@@ -112,6 +113,7 @@ class Asker:
         if now.tzinfo is None:
             raise ValueError("ask needs a timezone-aware `now`")
         k = k or self.config.scoring.default_k
+        self._extracts = {}
         route = self.router.route(question, now, pattern)
         query = self._prepare(question, route, now)
         # Conflicts, supersession and the confidence margin look past the k shown.
@@ -239,6 +241,14 @@ class Asker:
         return f"{title}\n{body}" if title and with_title else body
 
     def _extract(self, doc: int, kind: str | None, term_weights: dict[str, float]) -> answers.Extract:
+        """A document's extract for this question (asked again by supersession, conflicts
+        and the answer: computed once per question)."""
+        key = (doc, kind)
+        if key not in self._extracts:
+            self._extracts[key] = self._extract_uncached(doc, kind, term_weights)
+        return self._extracts[key]
+
+    def _extract_uncached(self, doc: int, kind: str | None, term_weights: dict[str, float]) -> answers.Extract:
         meta = self.index.docs[doc]
         if meta.get("doc_type") == "calendar_event":
             # An event is a record: what, when, where, note. Its whole text is the extract.
