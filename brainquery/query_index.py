@@ -133,31 +133,40 @@ def rebuild(store: Store, config: Config) -> QueryIndex:
 
 
 def build(store: Store, config: Config) -> QueryIndex:
-    ids, texts, metas, vectors = [], [], [], []
+    # Per chunk only what scoring needs; whole metadata records only per document (at
+    # 100,000 chunks a record per chunk would cost hundreds of MB for nothing).
+    ids, texts, vectors, chunks = [], [], [], []
+    doc_meta: dict[str, dict[str, Any]] = {}
     for chunk_id, text, meta, vector in store.scan_with_embeddings():
+        doc_id = str(meta.get("doc_id") or chunk_id.rsplit(":", 1)[0])
+        number = int(meta.get("chunk_no", 0))
         ids.append(chunk_id)
         texts.append(text or "")
-        metas.append(meta)
-        vectors.append(vector)
+        vectors.append(np.asarray(vector, dtype=np.float32))
+        chunks.append((doc_id, number, str(meta.get("title", "")), _group(meta),
+                       str(meta.get("content_hash", ""))))
+        if number == 0 or doc_id not in doc_meta:
+            doc_meta[doc_id] = meta
     order = sorted(range(len(ids)), key=ids.__getitem__)
     ids = [ids[i] for i in order]
     texts = [texts[i] for i in order]
-    metas = [metas[i] for i in order]
+    chunks = [chunks[i] for i in order]
     dims = config.embedding.dims
-    embeddings = (np.asarray([vectors[i] for i in order], dtype=np.float32).reshape(len(ids), dims)
+    embeddings = (np.stack([vectors[i] for i in order]).reshape(len(ids), dims)
                   if ids else np.zeros((0, dims), dtype=np.float32))
+    del vectors
 
     doc_rows: dict[str, int] = {}
     docs: list[dict[str, Any]] = []
     chunk_doc = np.empty(len(ids), dtype=np.int32)
-    for i, meta in enumerate(metas):
-        doc_id = str(meta.get("doc_id") or ids[i].rsplit(":", 1)[0])
+    for i, (doc_id, *_rest) in enumerate(chunks):
         row = doc_rows.get(doc_id)
         if row is None:
             row = doc_rows[doc_id] = len(docs)
-            docs.append(meta)
+            docs.append(doc_meta[doc_id])
         chunk_doc[i] = row
-    chunk_no = np.asarray([int(m.get("chunk_no", 0)) for m in metas], dtype=np.int32)
+    del doc_meta
+    chunk_no = np.asarray([c[1] for c in chunks], dtype=np.int32)
 
     type_names = tuple(DOC_TYPES) + tuple(sorted({str(d.get("doc_type")) for d in docs} - set(DOC_TYPES)))
     type_code = {name: code for code, name in enumerate(type_names)}
@@ -173,11 +182,12 @@ def build(store: Store, config: Config) -> QueryIndex:
     np.maximum.at(doc_last_end, occ_doc, occ_end)
 
     analyzer = Analyzer(config.text)
-    full_texts = [model_cache.embed_text(str(m.get("title", "")), t) for m, t in zip(metas, texts)]
-    bm25 = SparseBM25(config.bm25).fit([analyzer.tokens(t) for t in full_texts])
+    bm25 = SparseBM25(config.bm25).fit(
+        [analyzer.tokens(model_cache.embed_text(c[2], t)) for c, t in zip(chunks, texts)])
     # The graph reads shingles of the text without the quoted lines of replies.
-    graph = EvidenceGraph(config.graph).fit([analyzer.words(unquoted(t)) for t in full_texts],
-                                            [_group(m) for m in metas], docs=chunk_doc)
+    graph = EvidenceGraph(config.graph).fit(
+        [analyzer.words(unquoted(model_cache.embed_text(c[2], t))) for c, t in zip(chunks, texts)],
+        [c[3] for c in chunks], docs=chunk_doc)
     dense = model_cache.open_model(store, config.embedding, config.text) if ids else None
     kind_names = tuple(kind for kind, _ in config.answer.spans)
     patterns = [re.compile(pattern) for _, pattern in config.answer.spans]
@@ -185,7 +195,7 @@ def build(store: Store, config: Config) -> QueryIndex:
                            dtype=bool).reshape(len(texts), len(patterns))
 
     return QueryIndex(
-        fingerprint=_fingerprint(ids, metas, dense), chunk_ids=np.asarray(ids, dtype=object),
+        fingerprint=_fingerprint(ids, [c[4] for c in chunks], dense), chunk_ids=np.asarray(ids, dtype=object),
         chunk_doc=chunk_doc, chunk_no=chunk_no, chunk_texts=texts, embeddings=embeddings,
         docs=docs, doc_epoch=doc_epoch, doc_type=doc_type, doc_cancelled=doc_cancelled,
         type_names=type_names, occ_doc=occ_doc, occ_start=occ_start, occ_end=occ_end,
@@ -286,10 +296,10 @@ def _parse_iso(value: Any):
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=timezone.utc)
 
 
-def _fingerprint(ids: list[str], metas: list[dict[str, Any]], dense: DenseEmbedder | None) -> str:
+def _fingerprint(ids: list[str], hashes: list[str], dense: DenseEmbedder | None) -> str:
     digest = hashlib.sha256(str(len(ids)).encode())
-    for chunk_id, meta in zip(ids, metas):
-        digest.update(f"{chunk_id}\x1f{meta.get('content_hash', '')}\x1e".encode())
+    for chunk_id, content_hash in zip(ids, hashes):
+        digest.update(f"{chunk_id}\x1f{content_hash}\x1e".encode())
     digest.update((dense.fingerprint_ if dense is not None else "").encode())
     return digest.hexdigest()[:16]
 
