@@ -54,7 +54,7 @@ def split_sentences(text: str) -> list[str]:
 
 
 def extract(text: str, kind: str | None, term_weights: dict[str, float],
-            tokenize: Callable[[str], Sequence[str]], cfg: AnswerSection,
+            tokenize: Callable[[Sequence[str]], list[list[str]]], cfg: AnswerSection,
             title: str = "") -> Extract:
     """The best `max_sentences` sentences of `text` for the question, in document order.
 
@@ -70,7 +70,7 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
     kinds, spans = _compiled(cfg)
     span = spans.get(kind) if kind else None
     cue = dict(kinds).get(kind) if kind else None
-    overlap = np.array([_sentence_score(s, term_weights, tokenize) for s in sentences])
+    overlap = _sentence_scores(sentences, term_weights, tokenize)
     if overlap.max() > 0:
         overlap = overlap / overlap.max()
     context = np.zeros_like(overlap)
@@ -129,10 +129,12 @@ def _is_header(sentence: str, title: str) -> bool:
     return bool(_HEADER.match(sentence)) or (bool(title) and sentence.strip().lower() == title.strip().lower())
 
 
-def _sentence_score(sentence: str, term_weights: dict[str, float],
-                    tokenize: Callable[[str], Sequence[str]]) -> float:
-    tokens = set(tokenize(sentence))
-    return float(sum(w for t, w in term_weights.items() if t in tokens))
+def _sentence_scores(sentences: Sequence[str], term_weights: dict[str, float],
+                     tokenize: Callable[[Sequence[str]], list[list[str]]]) -> np.ndarray:
+    """The weight of the question's terms each sentence holds (`tokenize` takes them all
+    at once)."""
+    return np.array([sum(term_weights.get(t, 0.0) for t in set(tokens))
+                     for tokens in tokenize(sentences)], dtype=np.float64)
 
 
 def normalise_value(value: str) -> str:
@@ -140,13 +142,13 @@ def normalise_value(value: str) -> str:
     return _SPACE.sub("", value).lower().rstrip(".")
 
 
-def snippet(text: str, term_weights: dict[str, float], tokenize: Callable[[str], Sequence[str]],
+def snippet(text: str, term_weights: dict[str, float], tokenize: Callable[[Sequence[str]], list[list[str]]],
             limit: int) -> str:
     """The passage of a chunk that best matches the question, at most `limit` characters."""
     sentences = split_sentences(text)
     if not sentences:
         return ""
-    scores = [_sentence_score(s, term_weights, tokenize) for s in sentences]
+    scores = _sentence_scores(sentences, term_weights, tokenize)
     start = int(np.argmax(scores))
     out = sentences[start]
     for extra in sentences[start + 1:]:

@@ -107,6 +107,11 @@ class Asker:
                     hints.setdefault(stem, []).append(codes[doc_type])
         self._type_hints = {stem: np.asarray(c) for stem, c in hints.items()}
         self._event_code = codes.get("calendar_event", -1)
+        words = self.config.confidence.question_words
+        self._question_words = set(self.analyzer.tokens(" ".join(words))) | set(words)
+        # When each chunk's document was written (events: never "not yet"), per chunk.
+        epoch = index.doc_epoch[index.chunk_doc]
+        self._written_at = np.where(index.doc_type[index.chunk_doc] == self._event_code, -np.inf, epoch)
 
     def ask(self, question: str, now: datetime, k: int | None = None,
             pattern: str | None = None) -> AskResult:
@@ -161,7 +166,8 @@ class Asker:
         terms = self._weighted_terms(question)
         bm25_all = index.bm25.scores(terms) if index.n_chunks else np.zeros(0)
         if index.dense is not None and index.n_chunks:
-            qvec = index.dense.transform_query(question, terms)
+            # float32 like the matrix: a float64 vector would copy the whole matrix to float64.
+            qvec = np.asarray(index.dense.transform_query(question, terms), dtype=np.float32)
             cosine_all = index.embeddings @ qvec
         else:
             cosine_all = np.zeros(index.n_chunks, dtype=np.float32)
@@ -170,17 +176,16 @@ class Asker:
         hybrid = scoring.alpha * bm25_norm + scoring.beta * 0.5 * (1.0 + cosine_all)
         # A document written after `now` did not exist yet (a pinned --now in the past);
         # calendar events are about the future by nature and stay.
-        not_yet = index.doc_epoch[index.chunk_doc] > now.timestamp() + scoring.future_tolerance_days * 86400.0
-        not_yet &= index.doc_type[index.chunk_doc] != self._event_code
-        hybrid = np.where(not_yet, -np.inf, hybrid)
+        not_yet = self._written_at > now.timestamp() + scoring.future_tolerance_days * 86400.0
+        hybrid[not_yet] = -np.inf
         # The words that named a time window did their work as the window.
-        window_words = tuple(self.analyzer.words(route.window.text)) if route.window else ()
+        window_words = set(self.analyzer.words(route.window.text)) if route.window else set()
         topic = TopicTerms.of(question, self.analyzer, index.bm25,
-                              self.config.confidence.question_words + window_words, self._type_hints)
+                              self._question_words | window_words, self._type_hints)
         if not topic.terms and window_words:
             # "where are we doing thanksgiving": the window is all the question is about.
-            topic = TopicTerms.of(question, self.analyzer, index.bm25,
-                                  self.config.confidence.question_words, self._type_hints)
+            topic = TopicTerms.of(question, self.analyzer, index.bm25, self._question_words,
+                                  self._type_hints)
         return Query(text=question, route=route, now=now.timestamp(), terms=terms,
                      bm25_all=bm25_all, cosine_all=np.asarray(cosine_all, dtype=np.float64),
                      hybrid_all=hybrid, topic=topic,
@@ -226,7 +231,7 @@ class Asker:
         """The words an answer sentence should hold: the question's terms, those that only
         say what is wanted ("weight", "time") at a lower weight (a "Weight: 34.5 lb" line
         says it too), less those that named the time window ("in 2023": it did its work)."""
-        question_words = set(self.analyzer.tokens(" ".join(self.config.confidence.question_words)))
+        question_words = self._question_words
         ignore = set(self.analyzer.tokens(query.route.window.text)) if query.route.window else set()
         factor = self.config.answer.question_word_weight
         kept = {t: w * (factor if t in question_words else 1.0) for t, w in query.terms if t not in ignore}
@@ -254,7 +259,7 @@ class Asker:
             # An event is a record: what, when, where, note. Its whole text is the extract.
             return answers.whole(self._doc_text(doc), kind, self.config.answer)
         return answers.extract(self._doc_text(doc, with_title=False), kind, self._idf_weighted(term_weights),
-                               self.analyzer.tokens, self.config.answer,
+                               self.analyzer.tokens_many, self.config.answer,
                                title=str(self.index.docs[doc].get("title", "")))
 
     def _idf_weighted(self, term_weights: dict[str, float]) -> dict[str, float]:
@@ -331,7 +336,7 @@ class Asker:
             source_date=meta.get("source_date") or None, date_source=str(meta.get("date_source", "")),
             score=round(ranked.score, 6), scores={k: round(v, 6) for k, v in ranked.parts.items()},
             snippet=answers.snippet(self.index.chunk_texts[ranked.chunk], term_weights,
-                                    self.analyzer.tokens, self.config.answer.snippet_chars),
+                                    self.analyzer.tokens_many, self.config.answer.snippet_chars),
             attachment=str(meta.get("attachment", "")), doc_id=str(meta.get("doc_id", "")),
             age_days=None if np.isnan(ranked.age_days) else round(ranked.age_days, 2))
 

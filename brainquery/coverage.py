@@ -23,16 +23,16 @@ from .textproc import Analyzer
 class TopicTerms:
     terms: tuple[str, ...]
     weights: np.ndarray            # IDF per topic term
-    membership: sparse.csr_matrix  # vocabulary column x topic term: 1 where the column counts
+    columns: np.ndarray            # the BM25 vocabulary columns that count for some term ...
+    membership: np.ndarray         # ... and which: (len(columns), len(terms)), 1 where it counts
     # Topic term -> document type codes it names ("calendar", "receipt"): a document of
     # that type mentions it by being one.
     type_terms: dict[int, np.ndarray] = dataclasses.field(default_factory=dict)
 
     @classmethod
     def of(cls, question: str, analyzer: Analyzer, bm25: SparseBM25,
-           question_words: Sequence[str],
-           type_hints: dict[str, np.ndarray] | None = None) -> "TopicTerms":
-        ignore = set(analyzer.tokens(" ".join(question_words))) | set(question_words)
+           ignore: set[str], type_hints: dict[str, np.ndarray] | None = None) -> "TopicTerms":
+        """`ignore`: stemmed words that are not topic words (question words, the window's)."""
         terms = analyzer.query_terms(question)
         base = [t for t in dict.fromkeys(t for t, w in terms if w >= 1.0) if t not in ignore]
         own_alternatives = {t: analyzer.synonyms(t) for t in base}
@@ -52,11 +52,12 @@ class TopicTerms:
         unseen_idf = float(np.log((bm25.n_docs + 0.5) / 0.5))
         weights = np.array([float(bm25.idf_[bm25.vocab_[t]]) if t in bm25.vocab_ else unseen_idf
                             for t in base], dtype=np.float64)
-        membership = sparse.csr_matrix((np.ones(len(rows)), (rows, cols)),
-                                       shape=(len(bm25.vocab_), len(base)))
+        columns, where = np.unique(np.asarray(rows, dtype=np.int64), return_inverse=True)
+        membership = np.zeros((columns.size, len(base)))
+        membership[where, np.asarray(cols, dtype=np.int64)] = 1.0
         hints = type_hints or {}
         type_terms = {j: hints[t] for j, t in enumerate(base) if t in hints}
-        return cls(tuple(base), np.maximum(weights, 0.0), membership, type_terms)
+        return cls(tuple(base), np.maximum(weights, 0.0), columns, membership, type_terms)
 
     def only_type_terms(self) -> bool:
         """Every topic word names a kind of document ("calendar"), or there are none."""
@@ -76,13 +77,10 @@ class TopicTerms:
             return np.zeros(len(rows))
         # Only the vocabulary columns the question touches, sliced from the column-major
         # BM25 matrix (slicing its rows would walk every stored entry).
-        columns = np.unique(self.membership.indices if self.membership.format == "csc"
-                            else self.membership.tocoo().row)
         found = np.zeros((len(rows), len(self.terms)), dtype=bool)
-        if columns.size:
-            present = bm25.weights_[:, columns].tocsr()[np.asarray(rows, dtype=np.int64)]
-            present.data = np.ones_like(present.data)
-            found = (present @ self.membership[columns]).toarray() > 0
+        if self.columns.size:
+            present = bm25.weights_[:, self.columns].tocsr()[np.asarray(rows, dtype=np.int64)]
+            found = (present.toarray() != 0) @ self.membership > 0
         if types is not None:
             for j, codes in self.type_terms.items():
                 found[:, j] |= np.isin(types, codes)

@@ -40,6 +40,8 @@ _APOSTROPHE = re.compile(r"['’]")
 # A decimal number, else a run of letters/digits possibly joined by hyphens.
 # "the 27th" is the 27 of "Friday 27 November".
 _ORDINAL = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)\b")
+# Joins texts normalised together; no pattern of _normalise matches it or spans it.
+_SEPARATOR = "\x00"
 _TOKEN = re.compile(r"\d+(?:\.\d+)+|[^\W_]+(?:-[^\W_]+)*")
 
 
@@ -63,6 +65,22 @@ class Analyzer:
         parts, joined = self._split(text)
         stop, longest = self._stopwords, self.cfg.max_token_chars
         return self._stem([t for t in parts + joined if t not in stop and len(t) <= longest])
+
+    def tokens_many(self, texts: Sequence[str]) -> list[list[str]]:
+        """`tokens` of each text, normalised in one pass over all of them (the sentences of
+        a document: one regex pass instead of one per sentence)."""
+        if not texts:
+            return []
+        pieces = self._normalise(_SEPARATOR.join(t.replace(_SEPARATOR, " ") for t in texts)).split(_SEPARATOR)
+        stop, longest = self._stopwords, self.cfg.max_token_chars
+        out = []
+        for piece in pieces:
+            raw = _TOKEN.findall(piece)
+            joined = [c.replace("-", "") for c in raw if "-" in c]
+            if joined:
+                raw = " ".join(raw).replace("-", " ").split()
+            out.append(self._stem([t for t in raw + joined if t not in stop and len(t) <= longest]))
+        return out
 
     def words(self, text: str) -> list[str]:
         """Stemmed words in reading order, stopwords kept, compounds as their parts only:
@@ -97,9 +115,13 @@ class Analyzer:
         """The one-word synonyms of a stemmed term ("vet" -> "veterinarian"), itself
         excluded. A phrase member is no synonym of its own ("fax number" does not make
         "number" mean "fax")."""
-        return {phrase[0] for phrase, groups in self._phrases.items()
+        found = self._synonym_memo.get(term)
+        if found is None:
+            found = self._synonym_memo[term] = {
+                phrase[0] for phrase, groups in self._phrases.items()
                 if len(phrase) == 1 and phrase[0] != term
                 and any(g in groups for g in self._phrases.get((term,), ()))}
+        return found
 
     def matched_groups(self, question: str) -> list[int]:
         """Indices of the synonym groups the question names: at each position the longest
@@ -175,6 +197,7 @@ class Analyzer:
         units = sorted({re.escape(u.lower()) for u in cfg.unit_suffixes}, key=len, reverse=True)
         self._unit = re.compile(rf"(?<=\d)(?=(?:{'|'.join(units)})\b)") if units else None
         self._cache: dict[str, str] = {}
+        self._synonym_memo: dict[str, set[str]] = {}
         groups, stems = _read_synonyms(cfg.synonyms_file)
         self._stem_map = {self._one_stem(k): self._one_stem(v) for k, v in stems.items()}
         self._phrases: dict[tuple[str, ...], list[int]] = {}
