@@ -244,3 +244,9 @@ def test_one_word_synonyms_of_a_term(analyzer, word, synonym, phrase_member):
     found = analyzer.synonyms(term)
     assert analyzer.tokens(synonym)[0] in found and term not in found
     assert not set(analyzer.tokens(phrase_member)) - {term} & found
+
+
+def test_tokens_of_many_texts_equal_tokens_of_each(analyzer):
+    texts = ['Filter: 16" x 25" x 4" MERV 11', "Wi-Fi password: otter-Birchwood-7731",
+             "Ada's 27th birthday cost $14,850.00", "", "12:15pm dismissal", "a\x00b"]
+    assert analyzer.tokens_many(texts) == [analyzer.tokens(t.replace("\x00", " ")) for t in texts]
