@@ -146,6 +146,11 @@ class Asker:
         kind = answers.expected_kind(question, self.config.answer)
         top = ranked[0]
         extract = self._extract(top.doc, kind, term_weights)
+        dated = not np.isnan(self.index.doc_epoch[top.doc])
+        if kind in self.config.answer.dated_kinds and extract.value is None and dated:
+            # No date in the words: the document's own date is the answer to "when".
+            day = str(self.index.docs[top.doc].get("source_date", ""))[:10]
+            extract = dataclasses.replace(extract, text=f"{extract.text} ({day})".strip(), value=day, shown=day)
         conflicts = self._conflicts(question, ranked, extract, kind, term_weights)
         message, staleness = self._message(route, top, query.now)
         if conflicts:

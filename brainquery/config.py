@@ -104,6 +104,7 @@ class ScoringSection:
     halt_top_k: int
     agreement_cosine: float
     default_k: int
+    attachment_context_chars: int
     sibling_weight: float
     undated_date_sources: tuple[str, ...]
 
@@ -155,6 +156,7 @@ class AnswerSection:
     evidence_pool: int
     supersede_patterns: tuple[str, ...]
     value_kinds: tuple[str, ...]
+    dated_kinds: tuple[str, ...]
     supersede_share: float
     kind_bonus: float
     context_weight: float

@@ -144,7 +144,7 @@ def build(store: Store, config: Config) -> QueryIndex:
         texts.append(text or "")
         vectors.append(np.asarray(vector, dtype=np.float32))
         chunks.append((doc_id, number, str(meta.get("title", "")), _group(meta),
-                       str(meta.get("content_hash", ""))))
+                       str(meta.get("content_hash", "")), str(meta.get("parent_id") or "")))
         if number == 0 or doc_id not in doc_meta:
             doc_meta[doc_id] = meta
     order = sorted(range(len(ids)), key=ids.__getitem__)
@@ -182,8 +182,14 @@ def build(store: Store, config: Config) -> QueryIndex:
     np.maximum.at(doc_last_end, occ_doc, occ_end)
 
     analyzer = Analyzer(config.text)
-    bm25 = SparseBM25(config.bm25).fit(
-        [analyzer.tokens(model_cache.embed_text(c[2], t)) for c, t in zip(chunks, texts)])
+    # An attachment with almost no words of its own (a photo: a file name and a camera) is
+    # found by what its message says: its subject joins its words for BM25.
+    subjects = {str(d.get("doc_id")): str(d.get("title", "")) for d in docs}
+    short = config.scoring.attachment_context_chars
+    bm25 = SparseBM25(config.bm25).fit([
+        analyzer.tokens(model_cache.embed_text(c[2], t)
+                        + (f"\n{subjects.get(c[5], '')}" if c[5] and len(t) < short else ""))
+        for c, t in zip(chunks, texts)])
     # The graph reads shingles of the text without the quoted lines of replies.
     graph = EvidenceGraph(config.graph).fit(
         [analyzer.words(unquoted(model_cache.embed_text(c[2], t))) for c, t in zip(chunks, texts)],
@@ -207,10 +213,15 @@ def build(store: Store, config: Config) -> QueryIndex:
 _QUOTED = re.compile(r"^[ \t]*>.*$|^On .{5,200} wrote:[ \t]*$", re.MULTILINE)
 
 
+# The lines a photo's ingestor writes from EXIF (its file name, its camera): every photo
+# from one phone shares them, which says nothing about what the photos show.
+_PHOTO_HEADER = re.compile(r"^(?:Photo \S.*|Camera: .*)$", re.MULTILINE)
+
+
 def unquoted(text: str) -> str:
-    """A reply's quoted lines repeat the message it answers: they are an echo, not a
-    second voice, so the evidence graph does not see them."""
-    return _QUOTED.sub("", text)
+    """What the evidence graph compares: not a reply's quoted lines (an echo of the message
+    it answers, not a second voice), not a photo's file-name and camera lines."""
+    return _PHOTO_HEADER.sub("", _QUOTED.sub("", text))
 
 
 def _pointers(sorted_keys: np.ndarray, n: int) -> np.ndarray:
@@ -307,6 +318,7 @@ def _fingerprint(ids: list[str], hashes: list[str], dense: DenseEmbedder | None)
 def _config_key(config: Config) -> str:
     """Index settings that change the cached arrays: another config means a rebuild."""
     parts = (config.text, config.bm25, config.graph, config.embedding, config.scoring.undated_date_sources,
+             config.scoring.attachment_context_chars,
              config.answer.spans)
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
 

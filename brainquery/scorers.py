@@ -128,12 +128,16 @@ class AnswerTypeScorer:
     def __init__(self, index: QueryIndex, config: Config):
         self.index = index
         self.miss = config.scoring.kind_miss_factor
+        self.dated_kinds = set(config.answer.dated_kinds)
 
     def score(self, query: Query, candidates: np.ndarray) -> np.ndarray:
         kind = query.kind
         if kind is None or kind not in self.index.kind_names:
             return np.ones(len(candidates))
         has = self.index.chunk_kinds[candidates, self.index.kind_names.index(kind)]
+        if kind in self.dated_kinds:
+            # "When did she send the photo?": a dated document answers by its date.
+            has = has | ~np.isnan(self.index.doc_epoch[self.index.chunk_doc[candidates]])
         return np.where(has, 1.0, self.miss)
 
 
