@@ -75,7 +75,9 @@ def time_weight(model: DecayModel, age_days: np.ndarray, type_codes: np.ndarray,
             weight = np.where(dated & ~inside, weight * model.cutoff_factor, weight)
     weight = np.where(dated, weight, model.undated)
     if model.recency_blend:
-        weight = (1.0 - recency) + recency * weight
+        # weight ** r: no time weight for r = 0, all of it for r = 1, and in between the
+        # order of ages is kept (a linear blend would flatten every old document to 1 - r).
+        weight = np.power(weight, recency)
     return weight
 
 

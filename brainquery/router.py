@@ -158,6 +158,11 @@ def cue_votes(matches: Sequence[CueMatch]) -> np.ndarray:
     return votes
 
 
+_WEEKDAY_WORDS = frozenset(
+    ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+     "mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun"])
+
+
 class Router:
     """Classifier + cues. Parameters in `cfg`; `fit` learns the model from labelled questions."""
 
@@ -216,13 +221,16 @@ class Router:
             raise ValueError("now must be timezone-aware")
         if pattern is not None and pattern not in PATTERNS:
             raise ValueError(f"unknown pattern {pattern!r}; valid: {', '.join(PATTERNS)}")
+        window = find_window(question, now)
         matches = self.match_cues(question, now)
+        if window is None:
+            # A weekday that names no day ("switched to Thursday") is no schedule cue.
+            matches = [c for c in matches if not (c.group == "logistical" and c.words in _WEEKDAY_WORDS)]
         if pattern is None:
             scores = fuse(self.predict_proba([question])[0], cue_votes(matches),
                           self.cfg.cue_weight, self.cfg.cue_cap)
         else:
             scores = np.array([float(p == pattern) for p in PATTERNS])
-        window = find_window(question, now)
         recency = recency_need(scores, any(c.group == "recency" for c in matches), window,
                                self.cfg)
         return Route(

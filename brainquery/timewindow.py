@@ -88,6 +88,8 @@ _MAY_VERB = re.compile(r"\s+(?:be|have|need|i|we|you|not|also|still|get|take|wan
 # A month named without a year is the coming one when it begins within this many months.
 _MONTH_LOOKAHEAD = 3
 _SINCE = re.compile(r"\bsince\s+(?:the\s+)?$")
+# A weekday right after these words is the value talked about, not a day named.
+_WEEKDAY_AS_VALUE = re.compile(r"\b(?:to|from|into|onto)\s+(?:a\s+)?$")
 # Words kept in a window's text though they add nothing to its meaning.
 _LEAD = re.compile(r"(?:\b(?:back|way\s+back)\s+)?\b(?:in|on|during|over|from|for|at)\s+(?:the\s+)?$")
 
@@ -313,7 +315,9 @@ def _r_relative_day(m: re.Match, ctx: _Ctx) -> _Found:
     return _day(ctx.today + timedelta(days=offset), ctx.today)
 
 
-def _r_weekday(m: re.Match, ctx: _Ctx) -> _Found:
+def _r_weekday(m: re.Match, ctx: _Ctx) -> _Found | None:
+    if not m["mod"] and _WEEKDAY_AS_VALUE.search(ctx.text, 0, m.start()):
+        return None   # "switched to Thursday", "moved from Monday": a weekday, not a day
     weekday, modifier = _WEEKDAYS[m["wd"]], " ".join((m["mod"] or "").split())
     if modifier == "next":
         d = _monday(ctx.today) + timedelta(days=7 + weekday)

@@ -28,6 +28,10 @@ CASES = [
     pytest.param("What time is pickup on Friday?", NOW, D(2026, 11, 20), D(2026, 11, 21), "day", id="on-friday"),
     pytest.param("Is this Friday a half day?", NOW, D(2026, 11, 20), D(2026, 11, 21), "day", id="this-friday"),
     pytest.param("Is Friday's pickup early?", NOW, D(2026, 11, 20), D(2026, 11, 21), "day", id="fridays-possessive"),
+    pytest.param("what's on the family calendar friday the 27th", NOW, D(2026, 11, 27), D(2026, 11, 28), "day",
+                 id="weekday-and-day-of-month"),
+    pytest.param("anything on friday nov 27?", NOW, D(2026, 11, 27), D(2026, 11, 28), "day",
+                 id="weekday-before-a-date-belongs-to-it"),
     pytest.param("When is grooming next Friday?", NOW, D(2026, 11, 27), D(2026, 11, 28), "day", id="next-friday-on-wednesday"),
     pytest.param("Is there soccer next Wednesday?", NOW, D(2026, 11, 25), D(2026, 11, 26), "day", id="next-wednesday-on-wednesday"),
     pytest.param("Is Friday a half day?", FRIDAY, D(2026, 11, 20), D(2026, 11, 21), "day", id="friday-said-on-friday-is-today"),
@@ -96,6 +100,7 @@ def test_windows_are_aware_half_open_and_of_a_known_kind(question, now, start, e
     pytest.param("Who did we use a few years ago?", id="vague-years-ago"),
     pytest.param("Does Jan know the garage code?", id="jan-the-name"),
     pytest.param("Do you know the wifi password now?", id="now-is-no-window"),
+    pytest.param("When did trash day switch to Thursday?", id="weekday-as-the-value"),
 ])
 def test_no_window_named(question):
     assert find_window(question, NOW) is None
