@@ -37,9 +37,10 @@ class SparseBM25:
         doc_len = np.fromiter(map(len, corpus_tokens), dtype=np.int64, count=n_docs)
         vocab: dict[str, int] = {}
         flat = itertools.chain.from_iterable(corpus_tokens)
+        # 32-bit indices: at 100,000 chunks each 64-bit index array costs ~100 MB.
         cols = np.fromiter((vocab.setdefault(t, len(vocab)) for t in flat),
-                           dtype=np.int64, count=int(doc_len.sum()))
-        rows = np.repeat(np.arange(n_docs, dtype=np.int64), doc_len)
+                           dtype=np.int32, count=int(doc_len.sum()))
+        rows = np.repeat(np.arange(n_docs, dtype=np.int32), doc_len)
         tf = sparse.csr_matrix((np.ones(len(cols), dtype=np.float64), (rows, cols)),
                                shape=(n_docs, len(vocab)))
         tf.sum_duplicates()

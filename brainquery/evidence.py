@@ -96,22 +96,31 @@ class EvidenceGraph:
     def _shingles(self, chunk_tokens: Sequence[Sequence[str]]) -> tuple[sparse.csr_matrix, int]:
         """The chunk × shingle incidence (0/1, frequent shingles removed) and the limit used."""
         n, k = len(chunk_tokens), self.cfg.shingle_size
+        # 32-bit ids and early frees: at 100,000 chunks (17M words) every 64-bit array is
+        # 137 MB, and ten of them alive at once broke the 2 GB budget.
         lengths = np.fromiter(map(len, chunk_tokens), dtype=np.int64, count=n)
         vocab: dict[str, int] = {}
         ids = np.fromiter((vocab.setdefault(t, len(vocab)) for t in itertools.chain.from_iterable(chunk_tokens)),
-                          dtype=np.int64, count=int(lengths.sum()))
-        doc_of = np.repeat(np.arange(n, dtype=np.int64), lengths)
-        starts = np.arange(max(len(ids) - k + 1, 0))
+                          dtype=np.int32, count=int(lengths.sum()))
+        doc_of = np.repeat(np.arange(n, dtype=np.int32), lengths)
+        starts = np.arange(max(len(ids) - k + 1, 0), dtype=np.int64)
         # Chunks are contiguous in `ids`: a window lies in one chunk iff its ends do.
         starts = starts[doc_of[starts] == doc_of[starts + k - 1]]
         hashes = _hash_windows(ids, starts, k, len(vocab))
+        del ids
+        window_doc = doc_of[starts]
+        del doc_of, starts
         _, shingle = np.unique(hashes, return_inverse=True)
+        del hashes
         n_shingles = int(shingle.max()) + 1 if shingle.size else 0
-        pair = np.sort(doc_of[starts] * max(n_shingles, 1) + shingle)
+        pair = window_doc.astype(np.int64) * max(n_shingles, 1) + shingle
+        del window_doc, shingle
+        pair.sort()
         # A set per chunk. (np.unique without return_inverse takes a hash-table path that
         # was 100x slower than sorting on millions of int64s.)
         pair = pair[np.r_[True, pair[1:] != pair[:-1]]] if pair.size else pair
         rows, cols = np.divmod(pair, max(n_shingles, 1))
+        del pair
         df = np.bincount(cols, minlength=n_shingles)
         limit = int(np.clip(self.cfg.max_df_share * n, self.cfg.min_df_limit, self.cfg.max_df_limit))
         keep = df[cols] <= limit
@@ -241,7 +250,7 @@ def _hash_windows(ids: np.ndarray, starts: np.ndarray, k: int, vocab_size: int) 
     if base ** k < 2 ** 63:
         out = np.zeros(len(starts), dtype=np.int64)
         for i in range(k):
-            out = out * base + ids[starts + i]
+            out = out * base + ids[starts + i].astype(np.int64)
         return out
     out = np.zeros(len(starts), dtype=np.uint64)
     with np.errstate(over="ignore"):

@@ -44,6 +44,11 @@ _FORMAT = 2
 # near-duplicates from one voice (a monthly bill, a weekly newsletter) are one piece of
 # evidence, not many.
 GROUP_KEYS = ("list_id", "invoice_vendor", "from", "pdf_author", "organizer")
+# The metadata a document keeps in the index: what answers show and what scoring reads
+# (an invoice's item list and the like stay in Chroma).
+DOC_FIELDS = ("doc_id", "source", "message_id", "title", "doc_type", "source_date", "source_epoch",
+              "date_source", "attachment", "parent_id", "status", "rrule", "tzid", "exdates",
+              "event_end", "all_day")
 # Recurring events are expanded this far from their first occurrence.
 OCCURRENCE_HORIZON_DAYS = 3660
 
@@ -146,7 +151,7 @@ def build(store: Store, config: Config) -> QueryIndex:
         chunks.append((doc_id, number, str(meta.get("title", "")), _group(meta),
                        str(meta.get("content_hash", "")), str(meta.get("parent_id") or "")))
         if number == 0 or doc_id not in doc_meta:
-            doc_meta[doc_id] = meta
+            doc_meta[doc_id] = {key: meta[key] for key in DOC_FIELDS if key in meta}
     order = sorted(range(len(ids)), key=ids.__getitem__)
     ids = [ids[i] for i in order]
     texts = [texts[i] for i in order]
