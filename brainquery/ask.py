@@ -143,7 +143,7 @@ class Asker:
             return AskResult(answer=None, confidence=0.0, message=IDK, conflicts=[],
                              coverage=round(top_cover, 4), **base)
 
-        kind = answers.expected_kind(question, self.config.answer)
+        kind = query.kind
         top = ranked[0]
         extract = self._extract(top.doc, kind, term_weights)
         dated = not np.isnan(self.index.doc_epoch[top.doc])
@@ -151,7 +151,7 @@ class Asker:
             # No date in the words: the document's own date is the answer to "when".
             day = str(self.index.docs[top.doc].get("source_date", ""))[:10]
             extract = dataclasses.replace(extract, text=f"{extract.text} ({day})".strip(), value=day, shown=day)
-        conflicts = self._conflicts(question, ranked, extract, kind, term_weights)
+        conflicts = self._conflicts(ranked, extract, kind, term_weights)
         message, staleness = self._message(route, top, query.now)
         if conflicts:
             message = f"{message}. {_conflict_summary(conflicts)}"
@@ -272,7 +272,7 @@ class Asker:
         return {t: w * float(bm25.idf_[bm25.vocab_[t]]) for t, w in term_weights.items()
                 if t in bm25.vocab_ and bm25.idf_[bm25.vocab_[t]] > 0}
 
-    def _conflicts(self, question: str, ranked: list[Ranked], top_extract: answers.Extract,
+    def _conflicts(self, ranked: list[Ranked], top_extract: answers.Extract,
                    kind: str | None, term_weights: dict[str, float]) -> list[Conflict]:
         """Relevant documents that give another value of the expected kind, with the top
         document's: newest first. Never drops the older value silently."""

@@ -10,10 +10,8 @@ cannot answer.
 from __future__ import annotations
 
 import dataclasses
-from typing import Sequence
 
 import numpy as np
-from scipy import sparse
 
 from .bm25 import SparseBM25
 from .textproc import Analyzer
