@@ -81,3 +81,23 @@ def test_ingest_and_ls_against_a_chroma_server(tmp_path, chroma_server, capsys, 
     again = brain.ingest([folder])
     assert again.by_status() == {"unchanged": 3}
     assert len(brain.documents()) == 3
+
+
+def test_ask_against_a_chroma_server_from_a_client_without_cache(tmp_path, chroma_server, monkeypatch):
+    """A second machine pointed at the server answers: its query index is rebuilt from the
+    collection, not read from the first machine's cache."""
+    from datetime import datetime, timezone
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache-a"))
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    (folder / "wifi.md").write_text("Date: 2026-09-01\n\nWi-Fi network BiscuitNet, password otter-7731.\n")
+    (folder / "trash.md").write_text("Date: 2026-09-02\n\nTrash pickup is on Thursday mornings.\n")
+    (folder / "dentist.md").write_text("Date: 2026-09-03\n\nDentist appointment for Theo on Monday.\n")
+    Brain(chroma_server).ingest([folder])
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache-b"))
+    result = Brain(chroma_server).ask("what is the wifi password?",
+                                      now=datetime(2026, 9, 10, 12, tzinfo=timezone.utc))
+    assert result.results and result.results[0].source.endswith("wifi.md")
+    assert result.answer and "otter-7731" in result.answer
