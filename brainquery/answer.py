@@ -14,7 +14,6 @@ from .config import AnswerSection
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])|\n\s*\n|\n(?=\s*[-*•]\s)|\n(?=[A-Z][\w /&-]{0,40}:)")
 _SPACE = re.compile(r"\s+")
-_WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -64,7 +63,7 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
     plus `kind_bonus` when it holds a span of the kind the question wants. Headers that
     only repeat the title, and quoted reply lines, are never the answer.
     """
-    sentences = [s for s in split_sentences(_QUOTED.sub("", text)) if not _is_header(s, title)]
+    sentences = [s for s in split_sentences(strip_quoted(text)) if not _is_header(s, title)]
     if not sentences:
         return Extract("", None, 0.0)
     kinds, spans = _compiled(cfg)
@@ -122,6 +121,11 @@ def whole(text: str, kind: str | None, cfg: AnswerSection) -> Extract:
 
 
 _QUOTED = re.compile(r"^[ \t]*>.*$|^On .{5,200} wrote:[ \t]*$", re.MULTILINE)
+
+
+def strip_quoted(text: str) -> str:
+    """A reply without the lines it quotes (and the "On … wrote:" before them)."""
+    return _QUOTED.sub("", text)
 _HEADER = re.compile(r"^(subject|from|to|cc|date|sent):", re.IGNORECASE)
 
 
@@ -156,10 +160,6 @@ def snippet(text: str, term_weights: dict[str, float], tokenize: Callable[[Seque
             break
         out += " " + extra
     return out if len(out) <= limit else out[:limit - 1].rstrip() + "…"
-
-
-def words(text: str) -> list[str]:
-    return _WORD.findall(text)
 
 
 def _longest(span: re.Pattern, sentence: str) -> str | None:

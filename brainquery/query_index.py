@@ -28,6 +28,7 @@ from ingest.calendar import expand_occurrences
 from ingest.document import DOC_TYPES
 
 from . import model_cache
+from .answer import strip_quoted
 from .bm25 import SparseBM25
 from .config import Config
 from .embedding import DenseEmbedder
@@ -215,7 +216,6 @@ def build(store: Store, config: Config) -> QueryIndex:
         occ_ptr=_pointers(occ_doc, len(docs)), doc_last_end=doc_last_end)
 
 
-_QUOTED = re.compile(r"^[ \t]*>.*$|^On .{5,200} wrote:[ \t]*$", re.MULTILINE)
 
 
 # The lines a photo's ingestor writes from EXIF (its file name, its camera): every photo
@@ -226,7 +226,7 @@ _PHOTO_HEADER = re.compile(r"^(?:Photo \S.*|Camera: .*)$", re.MULTILINE)
 def unquoted(text: str) -> str:
     """What the evidence graph compares: not a reply's quoted lines (an echo of the message
     it answers, not a second voice), not a photo's file-name and camera lines."""
-    return _PHOTO_HEADER.sub("", _QUOTED.sub("", text))
+    return _PHOTO_HEADER.sub("", strip_quoted(text))
 
 
 def _pointers(sorted_keys: np.ndarray, n: int) -> np.ndarray:

@@ -106,7 +106,8 @@ class Ranker:
         relevance = (sum(weight * parts[scorer.name] for scorer, weight in self.relevance_parts)
                      * parts["coverage"] ** scoring.coord_power)
         on_topic = self._on_topic(query, candidates, parts)
-        parts["decay"] = self.time.score(query, candidates, on_topic)
+        ages = self.time.ages(query, candidates)
+        parts["decay"] = self.time.score(query, candidates, on_topic, ages)
         parts["type_weight"] = self.types.score(query, candidates)
         parts["answer_type"] = self.answer_type.score(query, candidates)
         parts["type_hint"] = self.type_hint.score(query, candidates)
@@ -116,7 +117,6 @@ class Ranker:
         parts["window"] = np.where(day_question & np.isin(candidates, in_window), scoring.window_event_boost, 1.0)
         final = (relevance * parts["decay"] * parts["type_weight"] * parts["answer_type"]
                  * parts["type_hint"] * parts["window"] * np.where(on_topic, 1.0, scoring.off_topic_factor))
-        ages = self.time.ages(query, candidates)
 
         # Per document, its best chunk wins; the other matching chunks of the document add
         # `sibling_weight` of their scores (a document that answers in several places).
@@ -125,9 +125,10 @@ class Ranker:
         first = np.ones(order.size, dtype=bool)
         first[1:] = docs[order][1:] != docs[order][:-1]
         best = order[first]
-        totals = np.zeros(self.index.n_docs)
-        np.add.at(totals, docs, final)
-        doc_score = final[best] + self.config.scoring.sibling_weight * (totals[docs[best]] - final[best])
+        # Sums per document over the candidates only (not an array the size of the corpus).
+        _, doc_of = np.unique(docs, return_inverse=True)
+        totals = np.bincount(doc_of, weights=final)
+        doc_score = final[best] + scoring.sibling_weight * (totals[doc_of[best]] - final[best])
         ranking = np.argsort(-doc_score, kind="stable")[:keep]
         best, doc_score = best[ranking], doc_score[ranking]
         return [Ranked(doc=int(docs[i]), chunk=int(candidates[i]), score=float(score),
@@ -175,7 +176,9 @@ class Ranker:
         lo, hi = window.start.timestamp(), window.end.timestamp()
         inside = (index.occ_start < hi) & (index.occ_end >= lo)
         docs = np.unique(index.occ_doc[inside])
-        return np.flatnonzero(np.isin(index.chunk_doc, docs))
+        if not docs.size:
+            return np.zeros(0, dtype=np.int64)
+        return np.sort(np.concatenate([index.doc_rows(doc) for doc in docs]))
 
 
 def _top(values: np.ndarray, n: int) -> np.ndarray:

@@ -158,11 +158,6 @@ def cue_votes(matches: Sequence[CueMatch]) -> np.ndarray:
     return votes
 
 
-_WEEKDAY_WORDS = frozenset(
-    ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
-     "mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun"])
-
-
 class Router:
     """Classifier + cues. Parameters in `cfg`; `fit` learns the model from labelled questions."""
 
@@ -225,7 +220,7 @@ class Router:
         matches = self.match_cues(question, now)
         if window is None:
             # A weekday that names no day ("switched to Thursday") is no schedule cue.
-            matches = [c for c in matches if not (c.group == "logistical" and c.words in _WEEKDAY_WORDS)]
+            matches = [c for c in matches if not (c.group == "logistical" and c.words in CueMatcher._WEEKDAYS)]
         if pattern is None:
             scores = fuse(self.predict_proba([question])[0], cue_votes(matches),
                           self.cfg.cue_weight, self.cfg.cue_cap)

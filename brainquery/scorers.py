@@ -193,8 +193,9 @@ class TimeScorer:
         event_age[has] = np.minimum.reduceat(gap, offsets[has])
         return np.where(np.isfinite(event_age), event_age, age)
 
-    def score(self, query: Query, candidates: np.ndarray, on_topic: np.ndarray | None = None
-              ) -> np.ndarray:
+    def score(self, query: Query, candidates: np.ndarray, on_topic: np.ndarray | None = None,
+              ages: np.ndarray | None = None) -> np.ndarray:
+        """`ages`: self.ages(query, candidates), when the caller has them already."""
         index, route = self.index, query.route
         docs = index.chunk_doc[candidates]
         window = route.window
@@ -205,7 +206,8 @@ class TimeScorer:
         else:
             model = getattr(self.config.time, route.pattern)
             relevant = np.ones(len(candidates), dtype=bool) if on_topic is None else on_topic
-            weight = time_weight(model, self.ages(query, candidates), index.doc_type[docs],
+            ages = self.ages(query, candidates) if ages is None else ages
+            weight = time_weight(model, ages, index.doc_type[docs],
                                  index.type_names, route.recency, relevant)
         cancelled = index.doc_cancelled[docs]
         weight = np.where(cancelled, weight * self.config.scoring.cancelled_factor, weight)

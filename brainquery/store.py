@@ -103,31 +103,19 @@ class Store:
     def scan(self, include: Sequence[str] = ("metadatas",), where: dict | None = None
              ) -> Iterator[tuple[str, str | None, dict[str, Any]]]:
         """(id, document, metadata) for every chunk matching `where`, page by page."""
-        offset = 0
-        while True:
-            page = self._chunks.get(where=where, limit=self.batch_size, offset=offset,
-                                    include=list(include))
+        for page in _pages(self._chunks, self.batch_size, include, where):
             ids = page["ids"]
-            if not ids:
-                return
             docs = page.get("documents") or [None] * len(ids)
             metas = page.get("metadatas") or [{}] * len(ids)
             for item in zip(ids, docs, metas):
                 yield item[0], item[1], item[2] or {}
-            offset += len(ids)
 
     def scan_with_embeddings(self) -> Iterator[tuple[str, str, dict[str, Any], np.ndarray]]:
         """(id, text, metadata, vector) for every chunk, page by page."""
-        offset = 0
-        while True:
-            page = self._chunks.get(limit=self.batch_size, offset=offset,
-                                    include=["documents", "metadatas", "embeddings"])
-            ids = page["ids"]
-            if not ids:
-                return
-            for item in zip(ids, page["documents"], page["metadatas"], page["embeddings"]):
+        for page in _pages(self._chunks, self.batch_size, ("documents", "metadatas", "embeddings")):
+            for item in zip(page["ids"], page["documents"], page["metadatas"], page["embeddings"]):
                 yield item[0], item[1] or "", item[2] or {}, item[3]
-            offset += len(ids)
+
 
     def documents(self) -> list[dict[str, Any]]:
         """One metadata record per document (its first chunk)."""
@@ -136,15 +124,11 @@ class Store:
     # ---- ingested files -----------------------------------------------------------
     def sources(self) -> dict[str, dict[str, Any]]:
         out: dict[str, dict[str, Any]] = {}
-        offset = 0
-        while True:
-            page = self._sources.get(limit=self.batch_size, offset=offset, include=["metadatas"])
-            if not page["ids"]:
-                return out
+        for page in _pages(self._sources, self.batch_size, ("metadatas",)):
             for meta in page["metadatas"]:
                 if meta and "path" in meta:
                     out[meta["path"]] = meta
-            offset += len(page["ids"])
+        return out
 
     def put_sources(self, records: Sequence[dict[str, Any]]) -> None:
         for start in range(0, len(records), self.batch_size):
@@ -160,6 +144,18 @@ class Store:
     def set_state(self, **values: Any) -> None:
         merged = {**self.state(), **values}
         self._chunks.modify(metadata=merged)
+
+
+def _pages(collection, size: int, include: Sequence[str], where: dict | None = None
+           ) -> Iterator[dict[str, Any]]:
+    """A collection's records, `size` at a time (Chroma caps one get)."""
+    offset = 0
+    while True:
+        page = collection.get(where=where, limit=size, offset=offset, include=list(include))
+        if not page["ids"]:
+            return
+        yield page
+        offset += len(page["ids"])
 
 
 def _source_id(path: str) -> str:
