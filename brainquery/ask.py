@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from datetime import datetime
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -22,6 +22,7 @@ from .rank import Ranked, Ranker
 from .router import PATTERNS, Route, load_router
 from .scorers import Query
 from .textproc import Analyzer
+from .timewindow import TimeWindow
 
 IDK = "I don't know — nothing in your documents answers this"
 FRESH = "Recent information found"
@@ -183,8 +184,7 @@ class Asker:
         # calendar events are about the future by nature and stay.
         not_yet = self._written_at > now.timestamp() + scoring.future_tolerance_days * 86400.0
         hybrid[not_yet] = -np.inf
-        # The words that named a time window did their work as the window.
-        window_words = set(self.analyzer.words(route.window.text)) if route.window else set()
+        window_words = self._window_words(route.window, self.analyzer.words)
         topic = TopicTerms.of(question, self.analyzer, index.bm25,
                               self._question_words | window_words, self._type_hints)
         if not topic.terms and window_words:
@@ -232,12 +232,20 @@ class Asker:
             return ranked   # the top document already states the latest value
         return [newest] + [r for r in ranked if r is not newest]
 
+    @staticmethod
+    def _window_words(window: TimeWindow | None, split: Callable[[str], list[str]]) -> set[str]:
+        """The words that named a time window did their work as the window, all but those
+        that are the question's subject too (a holiday's name)."""
+        if window is None:
+            return set()
+        return set(split(window.text)) - set(split(window.subject))
+
     def _answer_terms(self, query: Query) -> dict[str, float]:
         """The words an answer sentence should hold: the question's terms, those that only
         say what is wanted ("weight", "time") at a lower weight (a "Weight: 34.5 lb" line
         says it too), less those that named the time window ("in 2023": it did its work)."""
         question_words = self._question_words
-        ignore = set(self.analyzer.tokens(query.route.window.text)) if query.route.window else set()
+        ignore = self._window_words(query.route.window, self.analyzer.tokens)
         factor = self.config.answer.question_word_weight
         kept = {t: w * (factor if t in question_words else 1.0) for t, w in query.terms if t not in ignore}
         return kept or dict(query.terms)

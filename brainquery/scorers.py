@@ -199,8 +199,12 @@ class TimeScorer:
         index, route = self.index, query.route
         docs = index.chunk_doc[candidates]
         window = route.window
-        if window is not None and not near_term(window, self.config):
-            end = window.end.timestamp() if window.kind == "period" else np.inf
+        # A past day asked about historically ("for Halloween", "last Friday") is a period
+        # like "in 2023": what was made around it tells of it.
+        past_day = (window is not None and route.pattern == "historical"
+                    and window.end.timestamp() <= query.now)
+        if window is not None and (past_day or not near_term(window, self.config)):
+            end = window.end.timestamp() if window.kind == "period" or past_day else np.inf
             weight = period_weight(self.config.time.period, index.doc_epoch[docs],
                                    window.start.timestamp(), end)
         else:

@@ -27,8 +27,13 @@ Readings chosen where English is ambiguous (all in the zone of `now`):
 - A day without a year ("November 20", "11/20", US month/day order): its closest
   occurrence to today, ties to the future.
 - A bare year: a past year is a period; the current or a future year a range.
-- "Thanksgiving" is the fourth Thursday of November; "over Thanksgiving" or "Thanksgiving
-  break/weekend" is Thursday to Sunday.
+- A named holiday ("Halloween", "Thanksgiving", "Memorial Day", "Christmas Eve"; US dates)
+  is one day: without a modifier its closest occurrence to today, ties to the future;
+  "last" the most recent before today, "next" the first after today, "this" this calendar
+  year's; a year may follow ("Christmas 2023", "Halloween last year"). "The day after/before
+  X" and "the Wednesday before X" are those days. "Over X" and "X weekend/break/holiday" are
+  its long weekend: a Monday holiday with the weekend before it, a Thursday or Friday one
+  through the Sunday after it (Thanksgiving: Thursday to Sunday).
 
 When a question names several windows, the longest phrase wins ("since March" over
 "March"), then the earliest. No clock is read: `now` is passed in.
@@ -40,6 +45,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
+from dateutil.easter import easter
 from dateutil.relativedelta import relativedelta
 
 KINDS = ("day", "range", "since", "period")
@@ -51,6 +57,9 @@ class TimeWindow:
     end: datetime     # aware, exclusive
     kind: str         # "day" | "range" | "since" | "period"
     text: str         # the words that named it
+    # Words of `text` that also say what the question is about: a holiday's name
+    # ("halloween": costumes and parades are filed under it; "2023" names only a time).
+    subject: str = ""
 
 
 _WEEKDAYS = {
@@ -146,8 +155,9 @@ def _window(found: _Found, m: re.Match, ctx: _Ctx) -> TimeWindow:
     lead = _LEAD.search(ctx.text, 0, begin)
     if lead:
         words = ctx.text[lead.start():m.end()]
+    subject = m.groupdict().get("name") or ""
     return TimeWindow(_midnight(start, ctx.now), _midnight(end, ctx.now), kind,
-                      " ".join(words.split()))
+                      " ".join(words.split()), " ".join(subject.split()))
 
 
 def _kind(start: date, end: date, today: date, *, single: bool, explicit_year: bool = False) -> str:
@@ -226,9 +236,42 @@ def _cyclic(occurrence: Callable[[int], tuple[date, date]], modifier: str, today
     return _span(start, end, today)
 
 
-def _thanksgiving(year: int) -> date:
-    first = date(year, 11, 1)
-    return first + timedelta(days=(3 - first.weekday()) % 7 + 21)
+def _fixed(month: int, day: int) -> Callable[[int], date]:
+    return lambda year: date(year, month, day)
+
+
+def _nth_weekday(month: int, weekday: int, n: int) -> Callable[[int], date]:
+    """The n-th `weekday` of `month` (n = -1: the last one)."""
+    def occurrence(year: int) -> date:
+        if n > 0:
+            first = date(year, month, 1)
+            return first + timedelta(days=(weekday - first.weekday()) % 7 + 7 * (n - 1))
+        last = date(year, month, 1) + relativedelta(months=1) - timedelta(days=1)
+        return last - timedelta(days=(last.weekday() - weekday) % 7)
+    return occurrence
+
+
+_MON, _THU, _SUN = 0, 3, 6
+# Name patterns (lower case, straight apostrophes) and the holiday's day in a given year.
+_HOLIDAYS: tuple[tuple[str, Callable[[int], date]], ...] = (
+    (r"new\s+year'?s'?\s+eve", _fixed(12, 31)),
+    (r"new\s+year'?s'?(?:\s+day)?", _fixed(1, 1)),
+    (r"(?:mlk|martin\s+luther\s+king(?:\s+jr\.?)?)\s+day", _nth_weekday(1, _MON, 3)),
+    (r"valentine'?s'?(?:\s+day)?", _fixed(2, 14)),
+    (r"presidents'?\s+day", _nth_weekday(2, _MON, 3)),
+    (r"(?:st\.?|saint)\s+patrick'?s(?:\s+day)?", _fixed(3, 17)),
+    (r"easter(?:\s+sunday)?", easter),
+    (r"mother'?s'?\s+day", _nth_weekday(5, _SUN, 2)),
+    (r"memorial\s+day", _nth_weekday(5, _MON, -1)),
+    (r"father'?s'?\s+day", _nth_weekday(6, _SUN, 3)),
+    (r"(?:the\s+)?(?:fourth|4th)\s+of\s+july|independence\s+day", _fixed(7, 4)),
+    (r"labou?r\s+day", _nth_weekday(9, _MON, 1)),
+    (r"halloween", _fixed(10, 31)),
+    (r"veterans'?\s+day", _fixed(11, 11)),
+    (r"thanksgiving(?:\s+day)?", _nth_weekday(11, _THU, 4)),
+    (r"(?:christmas|xmas)\s+eve", _fixed(12, 24)),
+    (r"(?:christmas|xmas)(?:\s+day)?", _fixed(12, 25)),
+)
 
 
 def _count(word: str) -> int | None:
@@ -372,18 +415,48 @@ def _r_ago(m: re.Match, ctx: _Ctx) -> _Found:
     return _span(date(year, 1, 1), date(year + 1, 1, 1), ctx.today)
 
 
-def _r_thanksgiving(m: re.Match, ctx: _Ctx) -> _Found:
-    year = ctx.today.year
-    if m["mod"] == "last":
-        year -= 1 if _thanksgiving(year) >= ctx.today else 0
-    elif m["mod"] == "next":
-        year += 1 if _thanksgiving(year) < ctx.today else 0
-    day = _thanksgiving(year)
-    if m["after"]:
-        return _day(day + timedelta(days=1), ctx.today)
-    if m["over"] or m["long"]:
-        return _span(day, day + timedelta(days=4), ctx.today)
-    return _day(day, ctx.today)
+def _holiday(day_in: Callable[[int], date]) -> Callable[[re.Match, _Ctx], _Found]:
+    def resolve(m: re.Match, ctx: _Ctx) -> _Found:
+        today = ctx.today
+        days = [day_in(y) for y in range(today.year - 1, today.year + 2)]
+        year = int(m["y"]) if m["y"] else None
+        if m["rel"]:
+            year = today.year + {"last": -1, "this": 0, "next": 1}[m["rel"]]
+        if year is not None:
+            day = day_in(year)
+        elif m["mod"] == "last":
+            day = max(d for d in days if d < today)
+        elif m["mod"] == "next":
+            day = min(d for d in days if d > today)
+        elif m["mod"] == "this":
+            day = day_in(today.year)
+        else:
+            day = min(days, key=lambda d: (abs((d - today).days), d < today))
+        if m["shift"]:
+            step = 1 if m["shift"] == "after" else -1
+            if m["shiftday"] == "day":
+                day += timedelta(days=step)
+            else:
+                weekday = _WEEKDAYS[m["shiftday"]]
+                day += timedelta(days=step * ((step * (weekday - day.weekday()) - 1) % 7 + 1))
+            return _day(day, today, explicit_year=year is not None)
+        if m["over"] or m["long"]:
+            return _span(*_long_weekend(day), today)
+        return _day(day, today, explicit_year=year is not None)
+    return resolve
+
+
+def _long_weekend(day: date) -> tuple[date, date]:
+    """A holiday with the weekend it makes long: Saturday to a Monday holiday, a Thursday
+    or Friday one through its Sunday; otherwise the day itself (end exclusive)."""
+    weekday = day.weekday()
+    if weekday == _MON:
+        return day - timedelta(days=2), day + timedelta(days=1)
+    if weekday in (_THU, _THU + 1):
+        return day, day + timedelta(days=_SUN - weekday + 1)
+    if weekday > _THU + 1:
+        return day - timedelta(days=weekday - 5), day + timedelta(days=_SUN - weekday + 1)
+    return day, day + timedelta(days=1)
 
 
 _Resolver = Callable[[re.Match, _Ctx], "_Found | None"]
@@ -414,9 +487,11 @@ _RULES: tuple[tuple[re.Pattern, _Resolver], ...] = tuple((re.compile(p), f) for 
     # week) nor "the last day of school".
     ((rf"\b(?:(?:the\s+)?past\s+(?:(?P<n>{_COUNT})\s+(?:of\s+)?)?|(?:the\s+)?last\s+"
       rf"(?P<n2>{_COUNT})\s+(?:of\s+)?)(?P<unit>days?|weeks?|months?|years?)\b"), _r_past_n),
-    ((r"\b(?P<after>the\s+day\s+after\s+)?(?:(?P<over>over|during)\s+)?"
-      r"(?:(?P<mod>last|next|this)\s+)?thanksgiving(?:\s+(?P<long>break|weekend|holiday))?\b"),
-     _r_thanksgiving),
+    *(((rf"\b(?:(?:the\s+)?(?P<shiftday>day|{_WD})\s+(?P<shift>after|before)\s+)?"
+        r"(?:(?P<over>over|during)\s+)?(?:(?P<mod>last|next|this)\s+)?"
+        rf"(?P<name>{name})(?:\s+(?P<long>break|weekend|holiday))?(?![\w'])"
+        rf"(?:,?\s+(?:of\s+|in\s+)?(?P<y>{_YEAR})\b|\s+(?P<rel>last|this|next)\s+year\b)?"),
+       _holiday(day_in)) for name, day_in in _HOLIDAYS),
     # "a few years ago" is too vague to centre a period on: the router's cue covers it.
     (rf"\b(?P<n>{_EXACT})\s+(?P<unit>days?|weeks?|months?|years?)\s+ago\b", _r_ago),
 ))

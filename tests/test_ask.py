@@ -200,6 +200,24 @@ def test_new_in_the_question_is_not_a_recency_cue(tmp_path):
     assert top == "water-heater-invoice.eml", [s.source for s in result.results]
 
 
+@pytest.mark.parametrize("question, expected", [
+    pytest.param("what did the kids dress up as for halloween", "costumes-2026.eml", id="the-latest-halloween"),
+    pytest.param("what did the kids dress up as for halloween last year", "costumes-2025.eml", id="last-years"),
+])
+def test_a_named_holiday_centres_a_historical_question_on_that_day(tmp_path, question, expected):
+    folder = household(tmp_path / "in")
+    mail(folder, "costumes-2025.eml", datetime(2025, 11, 1, 9, tzinfo=UTC), "Halloween pictures",
+         "Halloween was great: Ada went as a witch and Theo as a pumpkin.")
+    mail(folder, "costumes-2026.eml", datetime(2026, 11, 1, 9, tzinfo=UTC), "Halloween pictures",
+         "Halloween was great: Ada went as an astronaut and Theo as a T. rex.")
+    # Recent and with the question's other words, but not about Halloween.
+    mail(folder, "dress-warm.eml", ASK_NOW - timedelta(days=2), "Soccer on Saturday",
+         "Bring a jacket and dress warm for the game on Saturday: it will be cold.")
+    result = ingested(tmp_path, folder).ask(question, now=ASK_NOW)
+    assert result.pattern == "historical", result.pattern_scores
+    assert Path(result.results[0].source).name == expected, [s.source for s in result.results]
+
+
 def _ics_time(moment: datetime) -> str:
     return moment.astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
 

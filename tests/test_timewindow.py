@@ -58,6 +58,19 @@ CASES = [
     pytest.param("Who plowed the driveway last winter?", JANUARY, D(2025, 12, 1), D(2026, 3, 1), "period", id="last-winter-during-winter"),
     pytest.param("Where are we over Thanksgiving?", NOW, D(2026, 11, 26), D(2026, 11, 30), "range", id="over-thanksgiving"),
     pytest.param("Is there school the day after Thanksgiving?", NOW, D(2026, 11, 27), D(2026, 11, 28), "day", id="day-after-thanksgiving"),
+    pytest.param("school on the wednesday before thanksgiving?", NOW, D(2026, 11, 25), D(2026, 11, 26), "day", id="weekday-before-thanksgiving"),
+    pytest.param("What did the kids dress up as for Halloween?", NOW, D(2026, 10, 31), D(2026, 11, 1), "day", id="halloween-just-past"),
+    pytest.param("What time is the Halloween parade?", datetime(2026, 10, 28, 8, 0, tzinfo=CHICAGO), D(2026, 10, 31), D(2026, 11, 1), "day", id="halloween-coming"),
+    pytest.param("What did we get the kids for Christmas last year?", NOW, D(2025, 12, 25), D(2025, 12, 26), "period", id="christmas-last-year"),
+    pytest.param("Who hosted Christmas Eve 2024?", NOW, D(2024, 12, 24), D(2024, 12, 25), "period", id="christmas-eve-with-year"),
+    pytest.param("What did we do last Christmas?", NOW, D(2025, 12, 25), D(2025, 12, 26), "day", id="last-christmas"),
+    pytest.param("Is the pool open on Memorial Day?", MARCH, D(2026, 5, 25), D(2026, 5, 26), "day", id="memorial-day-last-monday"),
+    pytest.param("Where did we camp over Memorial Day weekend?", NOW, D(2026, 5, 23), D(2026, 5, 26), "period", id="memorial-day-weekend"),
+    pytest.param("Is trash late after Labor Day?", NOW, D(2026, 9, 7), D(2026, 9, 8), "day", id="labor-day-first-monday"),
+    pytest.param("Brunch plans for Mother's Day?", MARCH, D(2026, 5, 10), D(2026, 5, 11), "day", id="mothers-day-second-sunday"),
+    pytest.param("egg hunt on easter", MARCH, D(2026, 4, 5), D(2026, 4, 6), "day", id="easter"),
+    pytest.param("fireworks on the fourth of july", MARCH, D(2026, 7, 4), D(2026, 7, 5), "day", id="fourth-of-july"),
+    pytest.param("new year's eve party", JANUARY, D(2026, 12, 31), D(2027, 1, 1), "day", id="new-years-eve-closest"),
     pytest.param("Is there school on November 20?", NOW, D(2026, 11, 20), D(2026, 11, 21), "day", id="month-day"),
     pytest.param("is 11/20 a half day", NOW, D(2026, 11, 20), D(2026, 11, 21), "day", id="us-numeric-date"),
     pytest.param("What did we pay on May 19, 2023?", NOW, D(2023, 5, 19), D(2023, 5, 20), "period", id="past-dated-day"),
@@ -110,6 +123,12 @@ def test_the_longest_phrase_wins():
     assert find_window("since March 2024", NOW).text == "since march 2024"
     assert find_window("Is the picnic on Friday or next weekend?", NOW).text == "next weekend"
     assert find_window("Is it Monday or Friday?", NOW).text == "monday"   # a tie: the first
+
+
+def test_a_holidays_name_is_also_the_questions_subject():
+    assert find_window("what did the kids dress up as for halloween", NOW).subject == "halloween"
+    assert find_window("Where are we over Thanksgiving?", NOW).subject == "thanksgiving"
+    assert find_window("what did we buy in 2023", NOW).subject == ""
 
 
 def test_resolved_in_the_zone_of_now_across_dst():
