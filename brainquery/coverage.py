@@ -2,7 +2,9 @@
 
 The question's topic words (its stemmed terms minus the words that only say what kind of
 answer is wanted: "what", "time", "next"...), each weighted by its IDF, a word counting as
-present when one of its one-word synonyms is. A word that occurs nowhere in the corpus
+present when one of its one-word synonyms is, or all the content words of one of its
+several-word synonyms ("animal hospital" for "vet"; adjacency is not checked, the words
+together are evidence enough). A word that occurs nowhere in the corpus
 weighs more than the rarest word there is (BM25's IDF at a document frequency of 0):
 asking for a fax number when no document mentions a fax is exactly the question we
 cannot answer.
@@ -23,6 +25,8 @@ class TopicTerms:
     weights: np.ndarray            # IDF per topic term
     columns: np.ndarray            # the BM25 vocabulary columns that count for some term ...
     membership: np.ndarray         # ... and which: (len(columns), len(terms)), 1 where it counts
+    # Several-word synonyms: (term index, the BM25 columns that must all be present).
+    phrases: tuple[tuple[int, np.ndarray], ...] = ()
     # Topic term -> document type codes it names ("calendar", "receipt"): a document of
     # that type mentions it by being one.
     type_terms: dict[int, np.ndarray] = dataclasses.field(default_factory=dict)
@@ -53,9 +57,16 @@ class TopicTerms:
         columns, where = np.unique(np.asarray(rows, dtype=np.int64), return_inverse=True)
         membership = np.zeros((columns.size, len(base)))
         membership[where, np.asarray(cols, dtype=np.int64)] = 1.0
+        phrases = []
+        for j, term in enumerate(base):
+            for words in analyzer.phrase_synonyms(term):
+                needed = [bm25.vocab_.get(w) for w in words]
+                if all(col is not None for col in needed):
+                    phrases.append((j, np.asarray(needed, dtype=np.int64)))
         hints = type_hints or {}
         type_terms = {j: hints[t] for j, t in enumerate(base) if t in hints}
-        return cls(tuple(base), np.maximum(weights, 0.0), columns, membership, type_terms)
+        return cls(tuple(base), np.maximum(weights, 0.0), columns, membership,
+                   phrases=tuple(phrases), type_terms=type_terms)
 
     def only_type_terms(self) -> bool:
         """Every topic word names a kind of document ("calendar"), or there are none."""
@@ -76,9 +87,15 @@ class TopicTerms:
         # Only the vocabulary columns the question touches, sliced from the column-major
         # BM25 matrix (slicing its rows would walk every stored entry).
         found = np.zeros((len(rows), len(self.terms)), dtype=bool)
+        rows = np.asarray(rows, dtype=np.int64)
         if self.columns.size:
-            present = bm25.weights_[:, self.columns].tocsr()[np.asarray(rows, dtype=np.int64)]
+            present = bm25.weights_[:, self.columns].tocsr()[rows]
             found = (present.toarray() != 0) @ self.membership > 0
+        if self.phrases:
+            needed = np.unique(np.concatenate([cols for _, cols in self.phrases]))
+            has = bm25.weights_[:, needed].tocsr()[rows].toarray() != 0
+            for j, cols in self.phrases:
+                found[:, j] |= has[:, np.searchsorted(needed, cols)].all(axis=1)
         if types is not None:
             for j, codes in self.type_terms.items():
                 found[:, j] |= np.isin(types, codes)

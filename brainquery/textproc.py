@@ -123,6 +123,16 @@ class Analyzer:
                 and any(g in groups for g in self._phrases.get((term,), ()))}
         return found
 
+    def phrase_synonyms(self, term: str) -> list[tuple[str, ...]]:
+        """The several-word synonyms of a stemmed term, each as its content terms
+        ("vet" -> ("anim", "hospit"), ...): a text with all of them names the term."""
+        found = self._phrase_memo.get(term)
+        if found is None:
+            found = self._phrase_memo[term] = list(dict.fromkeys(
+                content for g in self._phrases.get((term,), ())
+                for content in self._group_phrases[g] if term not in content))
+        return found
+
     def matched_groups(self, question: str) -> list[int]:
         """Indices of the synonym groups the question names: at each position the longest
         member phrase that matches wins and its words are consumed."""
@@ -198,18 +208,26 @@ class Analyzer:
         self._unit = re.compile(rf"(?<=\d)(?=(?:{'|'.join(units)})\b)") if units else None
         self._cache: dict[str, str] = {}
         self._synonym_memo: dict[str, set[str]] = {}
+        self._phrase_memo: dict[str, list[tuple[str, ...]]] = {}
         groups, stems = _read_synonyms(cfg.synonyms_file)
         self._stem_map = {self._one_stem(k): self._one_stem(v) for k, v in stems.items()}
         self._phrases: dict[tuple[str, ...], list[int]] = {}
         self._group_terms: list[tuple[str, ...]] = []
+        # Per group, the content terms of each member that has several words.
+        self._group_phrases: list[tuple[tuple[str, ...], ...]] = []
         for g, members in enumerate(groups):
             terms: dict[str, None] = {}
+            phrases: dict[tuple[str, ...], None] = {}
             for member in members:
                 phrase = tuple(self.words(member))
                 if phrase:
                     self._phrases.setdefault(phrase, []).append(g)
-                terms.update(dict.fromkeys(self.tokens(member)))
+                content = tuple(dict.fromkeys(self.tokens(member)))
+                terms.update(dict.fromkeys(content))
+                if len(phrase) > 1 and content:
+                    phrases[content] = None
             self._group_terms.append(tuple(terms))
+            self._group_phrases.append(tuple(phrases))
         self._longest_phrase = max(map(len, self._phrases), default=0)
 
     def _one_stem(self, word: str) -> str:

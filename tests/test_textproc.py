@@ -250,3 +250,26 @@ def test_tokens_of_many_texts_equal_tokens_of_each(analyzer):
     texts = ['Filter: 16" x 25" x 4" MERV 11', "Wi-Fi password: otter-Birchwood-7731",
              "Ada's 27th birthday cost $14,850.00", "", "12:15pm dismissal", "a\x00b"]
     assert analyzer.tokens_many(texts) == [analyzer.tokens(t.replace("\x00", " ")) for t in texts]
+
+
+def test_several_word_synonyms_of_a_term_are_their_content_words(analyzer):
+    vet = analyzer.tokens("vet")[0]
+    assert tuple(analyzer.tokens("animal hospital")) in analyzer.phrase_synonyms(vet)
+    # A phrase holding the term itself adds nothing: the term alone already counts.
+    fax = analyzer.tokens("fax")[0]
+    assert all(fax not in words for words in analyzer.phrase_synonyms(fax))
+
+
+def test_a_several_word_synonym_covers_a_question_word_only_whole(analyzer):
+    from brainquery.bm25 import SparseBM25
+    from brainquery.coverage import TopicTerms
+    docs = ["Cedar Creek Animal Hospital: Biscuit's annual exam",
+            "Biscuit ate the animal crackers from the school snack",
+            "Biscuit waited in the car at Mercy Hospital",
+            "Biscuit went to the vet on Monday"]
+    bm25 = SparseBM25(CONFIG.bm25).fit([analyzer.tokens(d) for d in docs])
+    topic = TopicTerms.of("who is biscuit's vet", analyzer, bm25, ignore={"who"})
+    coverage = topic.of_chunks(bm25, np.arange(len(docs)))
+    assert coverage[0] == pytest.approx(coverage[3]) == pytest.approx(1.0)
+    # Half the phrase is not the phrase: Biscuit is covered, the vet is not.
+    assert 0.0 < coverage[1] < 1.0 and 0.0 < coverage[2] < 1.0
