@@ -199,14 +199,17 @@ class TimeScorer:
         index, route = self.index, query.route
         docs = index.chunk_doc[candidates]
         window = route.window
-        # A past day asked about historically ("for Halloween", "last Friday") is a period
-        # like "in 2023": what was made around it tells of it.
-        past_day = (window is not None and route.pattern == "historical"
-                    and window.end.timestamp() <= query.now)
-        if window is not None and (past_day or not near_term(window, self.config)):
-            end = window.end.timestamp() if window.kind == "period" or past_day else np.inf
+        period_end = None
+        if window is not None and not near_term(window, self.config):
+            period_end = window.end.timestamp() if window.kind == "period" else np.inf
+        elif (window is not None and route.pattern == "historical"
+              and window.end.timestamp() <= query.now):
+            # A past day asked about historically ("for Halloween", "last Friday") is a
+            # period like "in 2023": what was made around it tells of it.
+            period_end = window.end.timestamp()
+        if period_end is not None:
             weight = period_weight(self.config.time.period, index.doc_epoch[docs],
-                                   window.start.timestamp(), end)
+                                   window.start.timestamp(), period_end)
         else:
             model = getattr(self.config.time, route.pattern)
             relevant = np.ones(len(candidates), dtype=bool) if on_topic is None else on_topic

@@ -251,7 +251,7 @@ def _nth_weekday(month: int, weekday: int, n: int) -> Callable[[int], date]:
     return occurrence
 
 
-_MON, _THU, _SUN = 0, 3, 6
+_MON, _THU, _FRI, _SAT, _SUN = 0, 3, 4, 5, 6
 # Name patterns (lower case, straight apostrophes) and the holiday's day in a given year.
 _HOLIDAYS: tuple[tuple[str, Callable[[int], date]], ...] = (
     (r"new\s+year'?s'?\s+eve", _fixed(12, 31)),
@@ -450,12 +450,13 @@ def _long_weekend(day: date) -> tuple[date, date]:
     """A holiday with the weekend it makes long: Saturday to a Monday holiday, a Thursday
     or Friday one through its Sunday; otherwise the day itself (end exclusive)."""
     weekday = day.weekday()
+    after_sunday = day + timedelta(days=_SUN - weekday + 1)
     if weekday == _MON:
         return day - timedelta(days=2), day + timedelta(days=1)
-    if weekday in (_THU, _THU + 1):
-        return day, day + timedelta(days=_SUN - weekday + 1)
-    if weekday > _THU + 1:
-        return day - timedelta(days=weekday - 5), day + timedelta(days=_SUN - weekday + 1)
+    if weekday in (_THU, _FRI):
+        return day, after_sunday
+    if weekday in (_SAT, _SUN):
+        return day - timedelta(days=weekday - _SAT), after_sunday
     return day, day + timedelta(days=1)
 
 
