@@ -14,6 +14,7 @@ from typing import Any, Callable
 import numpy as np
 
 from . import answer as answers
+from .anchor import anchored_window, find_anchor
 from .config import Config
 from .coverage import TopicTerms
 from .decay import time_weight
@@ -120,7 +121,7 @@ class Asker:
             raise ValueError("ask needs a timezone-aware `now`")
         k = k or self.config.scoring.default_k
         self._extracts = {}
-        route = self.router.route(question, now, pattern)
+        route = self._anchored(self.router.route(question, now, pattern), question, now)
         query = self._prepare(question, route, now)
         # Conflicts, supersession and the confidence margin look past the k shown.
         ranked, halting = self.ranker.rank(query, max(k, self.config.answer.evidence_pool))
@@ -135,7 +136,8 @@ class Asker:
                     recency=round(route.recency, 4), cues=route.cues,
                     window=None if route.window is None else {
                         "start": route.window.start.isoformat(), "end": route.window.end.isoformat(),
-                        "kind": route.window.kind, "text": route.window.text})
+                        "kind": route.window.kind, "text": route.window.text,
+                        **({"anchor": route.window.anchor} if route.window.anchor else {})})
         # The best coverage among the leading documents: the answer may sit in the second.
         top_cover = max((r.parts["coverage"] for r in ranked[:self.config.scoring.halt_top_k]),
                         default=0.0)
@@ -167,6 +169,18 @@ class Asker:
                          message=message, conflicts=conflicts, coverage=round(top_cover, 4), **base)
 
     # ---- the question ---------------------------------------------------------------
+    def _anchored(self, route: Route, question: str, now: datetime) -> Route:
+        """A historical question that names no date but an event ("before we moved") gets
+        the window the event bounds."""
+        if route.window is not None or route.pattern != "historical":
+            return route
+        anchor = find_anchor(question)
+        if anchor is None:
+            return route
+        window = anchored_window(anchor, question, now, self.index, self.analyzer,
+                                 self._question_words, self.config.time.period.anchor_match_share)
+        return route if window is None else dataclasses.replace(route, window=window)
+
     def _prepare(self, question: str, route: Route, now: datetime) -> Query:
         index, scoring = self.index, self.config.scoring
         terms = self._weighted_terms(question)

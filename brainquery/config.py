@@ -128,6 +128,8 @@ class DecayModel:
 class PeriodWeight:
     half_life_days: float
     floor: float
+    anchor_half_life_days: float   # outside a "before/after <event>" window; 0 = a hard edge
+    anchor_match_share: float      # documents naming the event this near the best one date it
 
 
 @dataclasses.dataclass(frozen=True)

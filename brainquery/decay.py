@@ -81,10 +81,15 @@ def time_weight(model: DecayModel, age_days: np.ndarray, type_codes: np.ndarray,
     return weight
 
 
-def period_weight(cfg: PeriodWeight, epochs: np.ndarray, start: float, end: float) -> np.ndarray:
-    """1 inside [start, end), decaying with the distance outside; undated documents get the
-    floor (they cannot be placed in the period)."""
+def period_weight(cfg: PeriodWeight, epochs: np.ndarray, start: float, end: float,
+                  anchored: bool = False) -> np.ndarray:
+    """1 inside [start, end), decaying with the distance outside (with the anchored
+    half-life for a window bounded by an event; 0 is a hard edge); undated documents get
+    the floor (they cannot be placed in the period)."""
     epochs = np.asarray(epochs, dtype=np.float64)
     distance = np.maximum(start - epochs, 0.0) + np.maximum(epochs - end, 0.0)
     days = np.where(np.isnan(distance), np.inf, distance / SECONDS_PER_DAY)
-    return np.maximum(np.power(0.5, days / cfg.half_life_days), cfg.floor)
+    half_life = cfg.anchor_half_life_days if anchored else cfg.half_life_days
+    if half_life <= 0:
+        return np.where(days > 0, cfg.floor, 1.0)
+    return np.maximum(np.power(0.5, days / half_life), cfg.floor)

@@ -209,7 +209,7 @@ class TimeScorer:
             period_end = window.end.timestamp()
         if period_end is not None:
             weight = period_weight(self.config.time.period, index.doc_epoch[docs],
-                                   window.start.timestamp(), period_end)
+                                   window.start.timestamp(), period_end, anchored=bool(window.anchor))
         else:
             model = getattr(self.config.time, route.pattern)
             relevant = np.ones(len(candidates), dtype=bool) if on_topic is None else on_topic

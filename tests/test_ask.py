@@ -218,6 +218,25 @@ def test_a_named_holiday_centres_a_historical_question_on_that_day(tmp_path, que
     assert Path(result.results[0].source).name == expected, [s.source for s in result.results]
 
 
+def test_before_an_event_is_the_time_up_to_its_first_mention(tmp_path):
+    folder = household(tmp_path / "in")
+    mail(folder, "old-lease.eml", datetime(2021, 5, 1, 9, tzinfo=UTC), "Lease renewal: 14 Elm Street, Apt 3",
+         "Tenant: Okafor family\nAddress: 14 Elm Street, Apt 3\n\nYour lease renews on June 1. "
+         "Rent stays at $1,150 a month.",
+         sender="office@elmstreetrentals.example")
+    mail(folder, "moved.eml", datetime(2023, 6, 10, 9, tzinfo=UTC), "We moved!",
+         "We moved! Our new address is 2417 Birchwood Lane, Alder Falls. Come visit!")
+    mail(folder, "address-change.eml", datetime(2024, 1, 5, 9, tzinfo=UTC), "Address change confirmed",
+         "Your mailing address is now 2417 Birchwood Lane. This address will be used on all statements.",
+         sender="service@bank.example")
+    result = ingested(tmp_path, folder).ask("what was our address before we moved", now=ASK_NOW)
+    assert result.pattern == "historical", result.pattern_scores
+    assert result.window and result.window["anchor"] == "we moved", result.window
+    assert result.window["end"].startswith("2023-06-10"), result.window
+    assert Path(result.results[0].source).name == "old-lease.eml", [s.source for s in result.results]
+    assert "Elm Street" in (result.answer or ""), result.answer
+
+
 def _ics_time(moment: datetime) -> str:
     return moment.astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
 

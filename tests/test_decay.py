@@ -83,6 +83,19 @@ def test_period_weight_is_a_window_not_a_decay_from_now():
     assert w[2] == CONFIG.time.period.floor and w[3] == CONFIG.time.period.floor
 
 
+@pytest.mark.parametrize("half_life", [0.0, 10.0])
+def test_a_window_an_event_bounds_has_its_own_edge(half_life):
+    day = 86400.0
+    cfg = dataclasses.replace(CONFIG.time.period, anchor_half_life_days=half_life)
+    epochs = np.array([900 * day, 1000 * day + 3600, 1010 * day])
+    w = period_weight(cfg, epochs, 0.0, 1000 * day, anchored=True)
+    assert w[0] == 1.0
+    if half_life == 0:   # the day of the event itself is already after it
+        assert list(w[1:]) == [cfg.floor, cfg.floor]
+    else:
+        assert w[2] == pytest.approx(0.5) and w[1] > w[2]
+
+
 def test_unknown_decay_model_names_the_valid_ones():
     with pytest.raises(ValueError, match="exponential"):
         decay_function("hyperbolic")
