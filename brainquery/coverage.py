@@ -25,7 +25,7 @@ class TopicTerms:
     weights: np.ndarray            # IDF per topic term
     columns: np.ndarray            # the BM25 vocabulary columns that count for some term ...
     membership: np.ndarray         # ... and which: (len(columns), len(terms)), 1 where it counts
-    # Several-word synonyms: (term index, the BM25 columns that must all be present).
+    # Several-word synonyms: (term index, positions in `columns` that must all be present).
     phrases: tuple[tuple[int, np.ndarray], ...] = ()
     # Topic term -> document type codes it names ("calendar", "receipt"): a document of
     # that type mentions it by being one.
@@ -54,15 +54,18 @@ class TopicTerms:
         unseen_idf = float(np.log((bm25.n_docs + 0.5) / 0.5))
         weights = np.array([float(bm25.idf_[bm25.vocab_[t]]) if t in bm25.vocab_ else unseen_idf
                             for t in base], dtype=np.float64)
-        columns, where = np.unique(np.asarray(rows, dtype=np.int64), return_inverse=True)
-        membership = np.zeros((columns.size, len(base)))
-        membership[where, np.asarray(cols, dtype=np.int64)] = 1.0
-        phrases = []
+        wholes = []   # (term index, vocabulary columns of a several-word synonym)
         for j, term in enumerate(base):
             for words in analyzer.phrase_synonyms(term):
                 needed = [bm25.vocab_.get(w) for w in words]
                 if all(col is not None for col in needed):
-                    phrases.append((j, np.asarray(needed, dtype=np.int64)))
+                    wholes.append((j, np.asarray(needed, dtype=np.int64)))
+        # One set of columns for both, so a question reads the matrix once.
+        columns = np.unique(np.concatenate([np.asarray(rows, dtype=np.int64),
+                                            *(needed for _, needed in wholes)]))
+        membership = np.zeros((columns.size, len(base)))
+        membership[np.searchsorted(columns, rows), np.asarray(cols, dtype=np.int64)] = 1.0
+        phrases = [(j, np.searchsorted(columns, needed)) for j, needed in wholes]
         hints = type_hints or {}
         type_terms = {j: hints[t] for j, t in enumerate(base) if t in hints}
         return cls(tuple(base), np.maximum(weights, 0.0), columns, membership,
@@ -89,13 +92,10 @@ class TopicTerms:
         found = np.zeros((len(rows), len(self.terms)), dtype=bool)
         rows = np.asarray(rows, dtype=np.int64)
         if self.columns.size:
-            present = bm25.weights_[:, self.columns].tocsr()[rows]
-            found = (present.toarray() != 0) @ self.membership > 0
-        if self.phrases:
-            needed = np.unique(np.concatenate([cols for _, cols in self.phrases]))
-            has = bm25.weights_[:, needed].tocsr()[rows].toarray() != 0
-            for j, cols in self.phrases:
-                found[:, j] |= has[:, np.searchsorted(needed, cols)].all(axis=1)
+            present = bm25.weights_[:, self.columns].tocsr()[rows].toarray() != 0
+            found = present @ self.membership > 0
+            for j, positions in self.phrases:
+                found[:, j] |= present[:, positions].all(axis=1)
         if types is not None:
             for j, codes in self.type_terms.items():
                 found[:, j] |= np.isin(types, codes)

@@ -41,7 +41,7 @@ When a question names several windows, the longest phrase wins ("since March" ov
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
@@ -192,9 +192,12 @@ def _closest(month: int, day: int, today: date, since: bool) -> date | None:
     the most recent one not after today."""
     options = [d for y in (today.year - 1, today.year, today.year + 1)
                if (d := _safe_date(y, month, day)) is not None and not (since and d > today)]
-    if not options:
-        return None
-    return min(options, key=lambda d: (abs((d - today).days), d < today))
+    return _nearest(options, today) if options else None
+
+
+def _nearest(days: Sequence[date], today: date) -> date:
+    """The day nearest today, ties to the future."""
+    return min(days, key=lambda d: (abs((d - today).days), d < today))
 
 
 def _monday(d: date) -> date:
@@ -221,7 +224,14 @@ def _season(year: int, first_month: int) -> tuple[date, date]:
 
 def _cyclic(occurrence: Callable[[int], tuple[date, date]], modifier: str, today: date) -> _Found:
     """A month or season named without a year, by its modifier (see the module doc)."""
-    spans = [occurrence(y) for y in range(today.year - 2, today.year + 2)]
+    return _span(*_choose([occurrence(y) for y in range(today.year - 2, today.year + 2)],
+                          modifier, today), today)
+
+
+def _choose(spans: Sequence[tuple[date, date]], modifier: str, today: date) -> tuple[date, date]:
+    """Of a yearly span's occurrences, the one a modifier names: "last" the most recent
+    that has ended, "next" the first not begun, "this" the one under way or this year's;
+    otherwise the most recent begun ("soon": the coming one within the lookahead)."""
     if modifier == "last":
         start, end = max((s for s in spans if s[1] <= today), key=lambda s: s[0])
     elif modifier == "next":
@@ -235,7 +245,7 @@ def _cyclic(occurrence: Callable[[int], tuple[date, date]], modifier: str, today
             upcoming = min((s for s in spans if s[0] > today), key=lambda s: s[0])
             if upcoming[0] <= today + relativedelta(months=_MONTH_LOOKAHEAD):
                 start, end = upcoming
-    return _span(start, end, today)
+    return start, end
 
 
 def _fixed(month: int, day: int) -> Callable[[int], date]:
@@ -426,21 +436,17 @@ def _holiday(day_in: Callable[[int], date]) -> Callable[[re.Match, _Ctx], _Found
             year = today.year + {"last": -1, "this": 0, "next": 1}[m["rel"]]
         if year is not None:
             day = day_in(year)
-        elif m["mod"] == "last":
-            day = max(d for d in days if d < today)
-        elif m["mod"] == "next":
-            day = min(d for d in days if d > today)
-        elif m["mod"] == "this":
-            day = day_in(today.year)
+        elif m["mod"]:
+            day = _choose([(d, d + timedelta(days=1)) for d in days], m["mod"], today)[0]
         else:
-            day = min(days, key=lambda d: (abs((d - today).days), d < today))
+            day = _nearest(days, today)
         if m["shift"]:
-            step = 1 if m["shift"] == "after" else -1
+            after = m["shift"] == "after"
             if m["shiftday"] == "day":
-                day += timedelta(days=step)
+                day += timedelta(days=1 if after else -1)
             else:
                 weekday = _WEEKDAYS[m["shiftday"]]
-                day += timedelta(days=step * ((step * (weekday - day.weekday()) - 1) % 7 + 1))
+                day = _coming(weekday, day + timedelta(days=1)) if after else _previous(weekday, day)
             return _day(day, today, explicit_year=year is not None)
         if m["over"] or m["long"]:
             return _span(*_long_weekend(day), today)
