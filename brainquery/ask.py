@@ -15,6 +15,7 @@ import numpy as np
 
 from . import answer as answers
 from .anchor import anchored_window, find_anchor
+from .chunking import join_chunks
 from .config import Config
 from .coverage import TopicTerms
 from .decay import time_weight
@@ -32,6 +33,10 @@ STALE = "Stale information — verify with the school or organizer"
 OLD_ENTITY = "Found only in an old document — verify it is still current"
 HISTORICAL = "Historical record found"
 STALE_MESSAGES = (POSSIBLY_OUTDATED, STALE, OLD_ENTITY)
+# How far to trust an answer, in one word a page can colour: "fresh" (recent, current),
+# "found" (a record: an entity's document, a historical receipt), "outdated" (possibly
+# overtaken), "stale" (verify before relying on it), "unknown" (no answer).
+LEVELS = ("fresh", "found", "outdated", "stale", "unknown")
 
 
 _POSSESSIVE = re.compile(r"\b([^\W\d_]+)['’]s\b")
@@ -65,6 +70,8 @@ class Source:
     attachment: str
     doc_id: str
     age_days: float | None
+    # [start, end) character spans of the snippet's words that match the question.
+    highlights: list[tuple[int, int]] = dataclasses.field(default_factory=list)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -83,6 +90,7 @@ class AskResult:
     window: dict[str, str] | None = None
     cues: tuple[str, ...] = ()
     coverage: float = 0.0
+    level: str = "unknown"          # one of LEVELS
 
     def to_dict(self) -> dict[str, Any]:
         out = dataclasses.asdict(self)
@@ -144,7 +152,7 @@ class Asker:
         cfg = self.config.confidence
         if not ranked or top_cover < cfg.min_coverage:
             return AskResult(answer=None, confidence=0.0, message=IDK, conflicts=[],
-                             coverage=round(top_cover, 4), **base)
+                             coverage=round(top_cover, 4), level="unknown", **base)
 
         kind = query.kind
         top = ranked[0]
@@ -156,6 +164,7 @@ class Asker:
             extract = dataclasses.replace(extract, text=f"{extract.text} ({day})".strip(), value=day, shown=day)
         conflicts = self._conflicts(ranked, extract, kind, term_weights)
         message, staleness = self._message(route, top, query.now)
+        level = _level(message, staleness)
         if conflicts:
             message = f"{message}. {_conflict_summary(conflicts)}"
         # After supersession the first document need not score highest: the margin is the
@@ -166,7 +175,8 @@ class Asker:
                       * (0.5 + 0.5 * min(1.0, margin / cfg.margin_scale))
                       * (1.0 - cfg.freshness_weight * staleness))
         return AskResult(answer=extract.text or None, confidence=round(float(confidence), 4),
-                         message=message, conflicts=conflicts, coverage=round(top_cover, 4), **base)
+                         message=message, conflicts=conflicts, coverage=round(top_cover, 4),
+                         level=level, **base)
 
     # ---- the question ---------------------------------------------------------------
     def _anchored(self, route: Route, question: str, now: datetime) -> Route:
@@ -269,7 +279,7 @@ class Asker:
         index = self.index
         rows = index.doc_rows(doc)
         title = str(index.docs[doc].get("title", ""))
-        body = "\n".join(_drop_overlap([index.chunk_texts[i] for i in rows]))
+        body = "\n".join(join_chunks([index.chunk_texts[i] for i in rows]))
         return f"{title}\n{body}" if title and with_title else body
 
     def _extract(self, doc: int, kind: str | None, term_weights: dict[str, float]) -> answers.Extract:
@@ -357,15 +367,16 @@ class Asker:
 
     def _source(self, ranked: Ranked, term_weights: dict[str, float]) -> Source:
         meta = self.index.docs[ranked.doc]
+        snippet = answers.snippet(self.index.chunk_texts[ranked.chunk], term_weights,
+                                  self.analyzer.tokens_many, self.config.answer.snippet_chars)
         return Source(
             source=str(meta.get("source", "")), message_id=str(meta.get("message_id", "")),
             title=str(meta.get("title", "")), doc_type=str(meta.get("doc_type", "")),
             source_date=meta.get("source_date") or None, date_source=str(meta.get("date_source", "")),
             score=round(ranked.score, 6), scores={k: round(v, 6) for k, v in ranked.parts.items()},
-            snippet=answers.snippet(self.index.chunk_texts[ranked.chunk], term_weights,
-                                    self.analyzer.tokens_many, self.config.answer.snippet_chars),
-            attachment=str(meta.get("attachment", "")), doc_id=str(meta.get("doc_id", "")),
-            age_days=None if np.isnan(ranked.age_days) else round(ranked.age_days, 2))
+            snippet=snippet, attachment=str(meta.get("attachment", "")), doc_id=str(meta.get("doc_id", "")),
+            age_days=None if np.isnan(ranked.age_days) else round(ranked.age_days, 2),
+            highlights=self.analyzer.spans(snippet, term_weights.keys()))
 
 
 def _epoch(index: QueryIndex, doc: int) -> float:
@@ -373,22 +384,16 @@ def _epoch(index: QueryIndex, doc: int) -> float:
     return float("-inf") if np.isnan(value) else float(value)
 
 
+def _level(message: str, staleness: float) -> str:
+    if message == FRESH:
+        return "fresh"
+    if staleness >= 1.0:
+        return "stale"
+    return "outdated" if staleness > 0.0 else "found"
+
+
 def _conflict_summary(conflicts: list[Conflict]) -> str:
     first, *rest = conflicts
     parts = [f"Latest ({(first.source_date or 'undated')[:7]}): {first.answer}"]
     parts += [f"earlier ({(c.source_date or 'undated')[:7]}): {c.answer}" for c in rest]
     return "; ".join(parts)
-
-
-def _drop_overlap(texts: list[str]) -> list[str]:
-    """Chunks overlap by design; for reading a whole document, trim the repeated head."""
-    out: list[str] = []
-    for text in texts:
-        if out:
-            tail = out[-1][-400:]
-            for size in range(min(len(tail), len(text)), 20, -1):
-                if text.startswith(tail[-size:]):
-                    text = text[size:]
-                    break
-        out.append(text)
-    return out

@@ -1,7 +1,9 @@
 """The library API the CLI (and later the web page) is a thin layer over."""
 from __future__ import annotations
 
+import json
 import os
+import threading
 from datetime import datetime, timezone
 from typing import Any, Callable, Sequence
 
@@ -9,7 +11,11 @@ from . import query_index
 from .ask import Asker, AskResult
 from .config import Config, load_config
 from .indexer import Indexer, IngestSummary, ReportLine
+from .originals import Original, open_original
 from .store import Store
+
+_ROOTS_KEY = "ingest_roots"
+_LAST_INGEST_FILE = "last_ingest.json"
 
 # The fields of a document listing: a contract read by tools outside the repo.
 DOCUMENT_FIELDS = ("source", "message_id", "title", "doc_type", "source_date", "date_source",
@@ -27,20 +33,62 @@ class Brain:
         self.config = config or load_config()
         self.store = Store(store, self.config.store)
         self._asker: Asker | None = None
+        # One ingest at a time; questions go on meanwhile against the index they started with.
+        self._ingest_lock = threading.Lock()
 
     def ingest(self, paths: Sequence[str | os.PathLike], *, now: datetime | None = None,
                progress: bool | None = False,
-               on_line: Callable[[ReportLine], None] | None = None) -> IngestSummary:
-        indexer = Indexer(self.store, self.config, now or datetime.now(timezone.utc))
-        previous = query_index.mark_dirty(self.store)
-        summary = indexer.ingest([str(p) for p in paths], progress=progress, on_line=on_line)
-        if indexer.changed or not previous or previous == query_index.DIRTY:
-            # The evidence graph and BM25 matrix are built here, at index time, so the
-            # first question does not pay for them.
-            self._asker = Asker(query_index.rebuild(self.store, self.config), self.config)
-        else:
-            query_index.restore(self.store, previous)
-        return summary
+               on_line: Callable[[ReportLine], None] | None = None,
+               on_input: Callable[[int, int, str], None] | None = None) -> IngestSummary:
+        """Ingest files, folders and mailboxes. `on_input(done, total, path)` reports progress."""
+        with self._ingest_lock:
+            started = datetime.now(timezone.utc)
+            self._add_roots(paths)
+            indexer = Indexer(self.store, self.config, now or started)
+            previous = query_index.mark_dirty(self.store)
+            summary = indexer.ingest([str(p) for p in paths], progress=progress, on_line=on_line,
+                                     on_input=on_input)
+            if indexer.changed or not previous or previous == query_index.DIRTY:
+                # The evidence graph and BM25 matrix are built here, at index time, so the
+                # first question does not pay for them. The new Asker replaces the old in
+                # one assignment: a question in flight finishes on the one it began with.
+                self._asker = Asker(query_index.rebuild(self.store, self.config), self.config)
+            else:
+                query_index.restore(self.store, previous)
+            self._record_ingest(paths, started, summary)
+            return summary
+
+    def original(self, doc_id: str) -> Original:
+        """What to show for stored document `doc_id` (raises originals.NoSuchDocument)."""
+        return open_original(self.store, doc_id, self.roots(),
+                             self.config.ingest.ingest.max_file_bytes)
+
+    def roots(self) -> list[str]:
+        """Every file and folder ever named to ingest, symlinks resolved."""
+        return json.loads(self.store.state().get(_ROOTS_KEY) or "[]")
+
+    def last_ingest(self) -> dict[str, Any] | None:
+        """The latest ingest's paths, times and summary (the `ingest --json` object)."""
+        try:
+            return json.loads((self.store.cache_dir / _LAST_INGEST_FILE).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+
+    def _add_roots(self, paths: Sequence[str | os.PathLike]) -> None:
+        named = {os.path.realpath(os.path.expanduser(str(p))) for p in paths}
+        roots = set(self.roots())
+        if not named <= roots:
+            self.store.set_state(**{_ROOTS_KEY: json.dumps(sorted(roots | named))})
+
+    def _record_ingest(self, paths: Sequence[str | os.PathLike], started: datetime,
+                       summary: IngestSummary) -> None:
+        record = {"paths": [str(p) for p in paths], "started": started.isoformat(),
+                  "finished": datetime.now(timezone.utc).isoformat(), "summary": summary.to_dict()}
+        target = self.store.cache_dir / _LAST_INGEST_FILE
+        target.parent.mkdir(parents=True, exist_ok=True)
+        partial = target.with_suffix(".partial")
+        partial.write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
+        os.replace(partial, target)
 
     def ask(self, question: str, *, now: datetime | None = None, k: int | None = None,
             pattern: str | None = None) -> AskResult:
@@ -48,6 +96,10 @@ class Brain:
         `pattern` (logistical, entity, historical) overrides the router."""
         return self._answerer().ask(question, now or datetime.now(timezone.utc).astimezone(),
                                     k=k, pattern=pattern)
+
+    def prepare(self) -> None:
+        """Load the query index now, so the first question does not wait for it."""
+        self._answerer()
 
     def _answerer(self) -> Asker:
         if self._asker is None:

@@ -61,3 +61,18 @@ def _tail(pieces: list[str], budget: int) -> list[str]:
         tail.insert(0, piece)
         used += len(piece) + 2
     return tail
+
+
+def join_chunks(texts: list[str]) -> list[str]:
+    """A document's chunks, in order, without the overlap each repeats from the one before
+    (for reading the whole document back)."""
+    out: list[str] = []
+    for text in texts:
+        if out:
+            tail = out[-1][-400:]
+            for size in range(min(len(tail), len(text)), 20, -1):
+                if text.startswith(tail[-size:]):
+                    text = text[size:]
+                    break
+        out.append(text)
+    return out

@@ -17,6 +17,7 @@ from typing import Sequence
 
 from ingest.config import ConfigError
 
+from .age import relative_age
 from .brain import Brain
 from .config import load_config
 from .indexer import EXIT_NOTHING_RAN, FAILED, IngestSummary, ReportLine
@@ -72,7 +73,7 @@ def cmd_ingest(brain: Brain, args: argparse.Namespace) -> int:
         if report is not None:
             report.close()
     if args.json:
-        print(json.dumps(_summary_dict(summary), ensure_ascii=False))
+        print(json.dumps(summary.to_dict(), ensure_ascii=False))
     else:
         print(_summary_text(summary))
     return summary.exit_code
@@ -123,6 +124,39 @@ def cmd_eval(brain: Brain, args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_serve(brain: Brain, args: argparse.Namespace) -> int:
+    """Serve the household's page: ask, see sources, open originals, add folders.
+
+    Binds to 127.0.0.1 by default. Any other address needs a token (--token, or
+    $BRAINQUERY_TOKEN, or web.token in the config), and every request must then carry it
+    (the printed link sets a cookie; API clients send `Authorization: Bearer TOKEN`).
+    """
+    import uvicorn
+
+    from .web import create_app
+
+    web = brain.config.web
+    host = args.host or web.host
+    port = web.port if args.port is None else args.port
+    token = args.token or os.environ.get(TOKEN_ENV) or web.token
+    if host not in web.loopback_hosts and not token:
+        print(f"brainquery: serving on {host} opens your documents to the network; "
+              f"give a --token (or ${TOKEN_ENV}) that every request must carry", file=sys.stderr)
+        return EXIT_NOTHING_RAN
+    now = _ask_now(brain, args.now) if args.now else None
+    brain.prepare()
+    app = create_app(brain, token=token, now=now, bound_host=host)
+    shown = f"[{host}]" if ":" in host else host
+    link = f"http://{shown}:{port}/" + (f"?token={token}" if token else "")
+    print(f"Brain Query on {link}  (Ctrl-C stops)", file=sys.stderr, flush=True)
+    # No access log: questions are private, and the URL holds them.
+    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
+    return 0
+
+
+TOKEN_ENV = "BRAINQUERY_TOKEN"
+
+
 def render_answer(result) -> str:
     """The answer, the confidence message, then the sources with type, date and age."""
     lines = [f"Q: {result.query}  [{result.pattern}]",
@@ -136,25 +170,11 @@ def render_answer(result) -> str:
         lines.append("Sources:")
     for n, src in enumerate(result.results, 1):
         day = (src.source_date or "undated")[:10]
-        age = f" ({_relative(src.source_date, result.now)})" if src.source_date else ""
+        age = f" ({relative_age(src.source_date, result.now)})" if src.source_date else ""
         where = src.source + (f" [{src.attachment}]" if src.attachment else "")
         lines.append(f"  {n}. {src.title[:60]} — {src.doc_type}, {day}{age}, score {src.score:.3f}")
         lines.append(f"     {where}")
     return "\n".join(lines)
-
-
-def _relative(when: str, now: str) -> str:
-    """'3 days ago', 'in 2 weeks', 'today': a source date as a person reads it."""
-    days = (datetime.fromisoformat(now) - datetime.fromisoformat(when)).total_seconds() / 86400
-    span = abs(days)
-    if span < 1:
-        return "today"
-    for unit, size in (("year", 365.25), ("month", 30.44), ("week", 7.0), ("day", 1.0)):
-        if span >= size:
-            n = int(span // size)
-            words = f"{n} {unit}{'s' if n > 1 else ''}"
-            return f"{words} ago" if days > 0 else f"in {words}"
-    return "today"
 
 
 def _ask_now(brain: Brain, day: datetime | None) -> datetime:
@@ -185,16 +205,6 @@ def cmd_ls(brain: Brain, args: argparse.Namespace) -> int:
 
 
 _WEAK_DATE_SOURCES = frozenset({"file_mtime", "ingested"})
-
-
-def _summary_dict(summary: IngestSummary) -> dict:
-    return {
-        "inputs": summary.inputs,
-        "statuses": dict(summary.by_status()),
-        "doc_types": dict(summary.by_doc_type()),
-        "failures": [{"source": f.source, "error": f.error} for f in summary.failures],
-        "exit_code": summary.exit_code,
-    }
 
 
 def _summary_text(summary: IngestSummary) -> str:
@@ -244,7 +254,8 @@ def _parser() -> argparse.ArgumentParser:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
     for name, func, extra in (("ingest", cmd_ingest, _ingest_args), ("ask", cmd_ask, _ask_args),
-                              ("eval", cmd_eval, _eval_args), ("ls", cmd_ls, None)):
+                              ("eval", cmd_eval, _eval_args), ("ls", cmd_ls, None),
+                              ("serve", cmd_serve, _serve_args)):
         p = sub.add_parser(name, parents=[common], help=func.__doc__.splitlines()[0],
                            description=func.__doc__,
                            formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -264,6 +275,12 @@ def _ask_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("question", help='the question, or - to read one per line from stdin')
     p.add_argument("--k", type=int, default=None, help="at most this many sources (default 5)")
     p.add_argument("--pattern", choices=PATTERNS, help="skip the router: answer as this pattern")
+
+
+def _serve_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--host", help="address to listen on (default 127.0.0.1, web.host)")
+    p.add_argument("--port", type=int, help="port (default 8765, web.port)")
+    p.add_argument("--token", help=f"a secret every request must carry (or ${TOKEN_ENV})")
 
 
 def _eval_args(p: argparse.ArgumentParser) -> None:

@@ -208,6 +208,18 @@ class RouterSection:
 
 
 @dataclasses.dataclass(frozen=True)
+class WebSection:
+    host: str
+    port: int
+    token: str
+    loopback_hosts: tuple[str, ...]
+    progress_poll_ms: int
+    timeline_max_bars: int
+    newest_shown: int
+    max_failures_shown: int
+
+
+@dataclasses.dataclass(frozen=True)
 class Config:
     ingest: IngestConfig
     router: RouterSection
@@ -223,6 +235,7 @@ class Config:
     type_weight: TypeWeightSection
     answer: AnswerSection
     confidence: ConfidenceSection
+    web: WebSection
 
 
 def load_config(path: str | os.PathLike | None = None) -> Config:

@@ -78,6 +78,16 @@ class IngestSummary:
         return collections.Counter(line.doc_type for line in self.lines
                                    if line.status in (INGESTED, UNCHANGED))
 
+    def to_dict(self) -> dict[str, Any]:
+        """The `brainquery ingest --json` object: a contract read outside the repo."""
+        return {
+            "inputs": self.inputs,
+            "statuses": dict(self.by_status()),
+            "doc_types": dict(self.by_doc_type()),
+            "failures": [{"source": f.source, "error": f.error} for f in self.failures],
+            "exit_code": self.exit_code,
+        }
+
     @property
     def failures(self) -> list[ReportLine]:
         return [line for line in self.lines if line.status == FAILED]
@@ -122,7 +132,9 @@ class Indexer:
         self.changed = False  # anything written: derived query indexes are then out of date
 
     def ingest(self, paths: Sequence[str], progress: bool | None = None,
-               on_line: Callable[[ReportLine], None] | None = None) -> IngestSummary:
+               on_line: Callable[[ReportLine], None] | None = None,
+               on_input: Callable[[int, int, str], None] | None = None) -> IngestSummary:
+        """`on_input(done, total, path)` is called before each input is read."""
         summary = IngestSummary()
         emit = _Emitter(summary, on_line)
         self._load_known()
@@ -130,11 +142,15 @@ class Indexer:
         self._model = model_cache.open_model(self.store, self.config.embedding, self.config.text)
         inputs = list(iter_inputs(paths, self.config.ingest))
         summary.inputs = len(inputs)
-        for item in _progress(inputs, progress):
+        for done, item in enumerate(_progress(inputs, progress)):
+            if on_input is not None:
+                on_input(done, len(inputs), str(item.path))
             if isinstance(item, WalkProblem):
                 emit(ReportLine(source=item.path, status=FAILED, error=item.error))
                 continue
             self._ingest_blob(item, sources.get(str(item.path)), emit)
+        if on_input is not None:
+            on_input(len(inputs), len(inputs), "")  # all read; what is left is writing
         self._flush(final=True)
         if self._model is not None and model_cache.needs_refit(self._model, self.store, self.config.embedding):
             self._model = model_cache.refit_from_store(self.store, self.config.embedding, self.config.text)

@@ -121,6 +121,15 @@ class Store:
         """One metadata record per document (its first chunk)."""
         return [meta for _, _, meta in self.scan(where={"chunk_no": 0})]
 
+    def document(self, doc_id: str) -> tuple[dict[str, Any], list[str]] | None:
+        """A document's metadata and its chunk texts in order, or None when not stored."""
+        found = self._chunks.get(where={"doc_id": doc_id}, include=["documents", "metadatas"])
+        if not found["ids"]:
+            return None
+        rows = sorted(zip(found["metadatas"], found["documents"]),
+                      key=lambda row: int((row[0] or {}).get("chunk_no", 0)))
+        return dict(rows[0][0] or {}), [text or "" for _, text in rows]
+
     # ---- ingested files -----------------------------------------------------------
     def sources(self) -> dict[str, dict[str, Any]]:
         out: dict[str, dict[str, Any]] = {}
@@ -129,6 +138,11 @@ class Store:
                 if meta and "path" in meta:
                     out[meta["path"]] = meta
         return out
+
+    def source(self, path: str) -> dict[str, Any] | None:
+        """The record of one ingested file (size, mtime, digest), or None."""
+        found = self._sources.get(ids=[_source_id(path)], include=["metadatas"])
+        return dict(found["metadatas"][0] or {}) if found["ids"] else None
 
     def put_sources(self, records: Sequence[dict[str, Any]]) -> None:
         for start in range(0, len(records), self.batch_size):

@@ -42,19 +42,24 @@ class OutlookMsgIngestor:
             0.5 if kind == "ole2" else None)
 
     def ingest(self, blob: Blob, ctx: Context) -> Iterator[Item]:
-        import olefile
-
         raw = blob.read()
-        try:
-            ole = olefile.OleFileIO(io.BytesIO(raw))
-        except (OSError, ValueError) as err:
-            raise IngestError(f"{blob.name}: not a readable Outlook message: {err}") from err
-        with ole:
-            if not ole.exists(f"__substg1.0_{_SUBJECT}001F") and not ole.exists(
-                    f"__substg1.0_{_SUBJECT}001E") and not ole.exists("__properties_version1.0"):
-                raise IngestError(f"{blob.name}: an OLE2 file, but not an Outlook message")
-            message = _parsed(ole)
+        message = parse_msg(raw, blob.name)
         yield from message_documents(message, blob, ctx, source=blob.source, fallback_key=raw)
+
+
+def parse_msg(raw: bytes, name: str) -> ParsedMessage:
+    """An Outlook .msg file's headers, body and attachments. Raises IngestError."""
+    import olefile
+
+    try:
+        ole = olefile.OleFileIO(io.BytesIO(raw))
+    except (OSError, ValueError) as err:
+        raise IngestError(f"{name}: not a readable Outlook message: {err}") from err
+    with ole:
+        if not ole.exists(f"__substg1.0_{_SUBJECT}001F") and not ole.exists(
+                f"__substg1.0_{_SUBJECT}001E") and not ole.exists("__properties_version1.0"):
+            raise IngestError(f"{name}: an OLE2 file, but not an Outlook message")
+        return _parsed(ole)
 
 
 def _parsed(ole) -> ParsedMessage:
