@@ -63,7 +63,9 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
     plus `kind_bonus` when it holds a span of the kind the question wants. Headers that
     only repeat the title, and quoted reply lines, are never the answer.
     """
-    sentences = [s for s in split_sentences(strip_quoted(text)) if not _is_header(s, title)]
+    every = split_sentences(strip_quoted(text))
+    # A one-line note is its own title: then the title line is the answer.
+    sentences = [s for s in every if not _is_header(s, title)] or every
     if not sentences:
         return Extract("", None, 0.0)
     kinds, spans = _compiled(cfg)

@@ -64,3 +64,33 @@ def write_eml(path: Path, headers: dict[str, str], body: str = "Hello.", charset
     msg.set_content(body, charset=charset)
     path.write_bytes(bytes(msg))
     return path
+
+
+# ---- a household with a hostile sender, for the web page ------------------------------
+# Every payload sets window.__pwned if it ever runs; the browser tests read it back.
+HOSTILE_SUBJECT = "<script>window.__pwned='subject'</script> Zoo field trip permission slip"
+HOSTILE_BODY = ("The zoo field trip permission slip is due Thursday.\n"
+                "<img src=x onerror=\"window.__pwned='body'\">\n"
+                "<a href=\"javascript:window.__pwned='link'\">Sign the slip here</a>\n")
+HOSTILE_NOTE_NAME = "<b onmouseover=\"window.__pwned='name'\">zoo packing list.md"
+HOSTILE_QUESTION = "When is the zoo field trip permission slip due?"
+
+
+def write_hostile_household(folder: Path) -> Path:
+    """An email whose subject and body hold script, an event handler and a javascript:
+    link (plain text and HTML parts), and a note whose file name is markup."""
+    from email.message import EmailMessage
+
+    folder.mkdir(parents=True, exist_ok=True)
+    msg = EmailMessage()
+    msg["From"] = "Room 114 <room114@maplegrove.example>"
+    msg["To"] = "parents@maplegrove.example"
+    msg["Subject"] = HOSTILE_SUBJECT
+    msg["Date"] = "Mon, 16 Nov 2026 08:00:00 -0600"
+    msg["Message-ID"] = "<zoo-trip-2026@maplegrove.example>"
+    msg.set_content(HOSTILE_BODY)
+    msg.add_alternative(f"<html><body><p>{HOSTILE_BODY}</p></body></html>", subtype="html")
+    (folder / "zoo-trip.eml").write_bytes(bytes(msg))
+    (folder / HOSTILE_NOTE_NAME).write_text("Zoo packing list: sunscreen, water bottle, lunch.\n",
+                                            encoding="utf-8")
+    return folder

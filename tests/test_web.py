@@ -1,0 +1,308 @@
+"""The local web page's promises, through its HTTP interface (no browser): the API returns
+exactly what the CLI prints with --json, hostile documents render inert, the original of a
+document can be opened and nothing else can, and a token guards a server on the network."""
+from __future__ import annotations
+
+import json
+import os
+from datetime import datetime
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from brainquery import Brain
+from brainquery.cli import _ask_now, main
+from brainquery.web import create_app
+from brainquery.web.present import highlight, timeline
+
+from test_pdf import build_pdf
+
+from conftest import (FIXTURES, HOSTILE_NOTE_NAME, HOSTILE_QUESTION, HOSTILE_SUBJECT,
+                      INGEST_NOW, write_hostile_household)
+
+ASK_DAY = "2026-11-18"
+LOCAL = "http://127.0.0.1:8765"
+MANUAL = FIXTURES / "corpus" / "documents" / "manuals" / "Hearthline-HL96V-furnace-owners-manual.pdf"
+
+
+@pytest.fixture(scope="module")
+def household(tmp_path_factory):
+    """The fixture corpus and a hostile folder: a script-laden email, a markup file name,
+    a broken PDF, a PDF reached by a symlink out of the folder, and a PDF that a symlink
+    replaces after the ingest."""
+    root = tmp_path_factory.mktemp("web")
+    outside = root / "outside"
+    outside.mkdir()
+    build_pdf(outside / "elsewhere.pdf", ["Dishwasher quick guide: clean the filter monthly."])
+    build_pdf(outside / "secret.pdf", ["Not a household document: never to be served."])
+    folder = write_hostile_household(root / "household")
+    (folder / "broken.pdf").write_bytes(b"%PDF-1.4\n1 0 obj <<>> garbage")
+    (folder / "linked-manual.pdf").symlink_to(outside / "elsewhere.pdf")
+    build_pdf(folder / "statement.pdf", ["Bank statement for October: balance 1,204.55."])
+    store = root / "store"
+    brain = Brain(store)
+    brain.ingest([FIXTURES / "corpus", folder], now=INGEST_NOW)
+    (folder / "statement.pdf").unlink()
+    (folder / "statement.pdf").symlink_to(outside / "secret.pdf")
+    return brain, store, folder
+
+
+@pytest.fixture(scope="module")
+def client(household):
+    brain, _, _ = household
+    now = _ask_now(brain, datetime.strptime(ASK_DAY, "%Y-%m-%d"))
+    return TestClient(create_app(brain, now=now), base_url=LOCAL)
+
+
+def doc_id(brain: Brain, name: str) -> str:
+    [doc] = [d for d in brain.documents() if os.path.basename(d["source"]) == name and not d["attachment"]]
+    return doc["doc_id"]
+
+
+def cli_json(capsys, *args: str) -> list:
+    capsys.readouterr()
+    assert main([*args, "--json"]) in (0, 1)
+    return [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.strip()]
+
+
+# ---- the API is the CLI's --json ---------------------------------------------------------
+@pytest.mark.parametrize("question", ["Is Friday a half day?", "What size is our HVAC filter?",
+                                      "What is the dentist's fax number?"])
+def test_api_ask_is_exactly_the_cli_json(client, household, capsys, question):
+    _, store, _ = household
+    [printed] = cli_json(capsys, "ask", question, "--store", str(store), "--now", ASK_DAY)
+    response = client.get("/api/ask", params={"q": question})
+    assert response.status_code == 200
+    assert response.json() == printed
+
+
+def test_api_documents_is_the_ls_json_lines_as_one_array(client, household, capsys):
+    _, store, _ = household
+    assert client.get("/api/documents").json() == cli_json(capsys, "ls", "--store", str(store))
+
+
+def test_api_ingest_answers_with_the_ingest_json(client, household, capsys, tmp_path):
+    _, store, _ = household
+    (tmp_path / "hoa.md").write_text("HOA dues are $310 a quarter.\n", encoding="utf-8")
+    (tmp_path / "broken.pdf").write_bytes(b"%PDF-1.4 truncated")
+    first = client.post("/api/ingest", json={"paths": [str(tmp_path)]})
+    assert first.status_code == 200
+    assert first.json()["statuses"] == {"ingested": 1, "failed": 1}
+    again = client.post("/api/ingest", json={"paths": [str(tmp_path)]}).json()
+    [printed] = cli_json(capsys, "ingest", str(tmp_path), "--store", str(store))
+    assert again == printed and again["statuses"] == {"unchanged": 1, "failed": 1}
+
+
+def test_openapi_describes_the_three_endpoints(client):
+    spec = client.get("/api/openapi.json").json()
+    assert {"/api/ask", "/api/documents", "/api/ingest"} <= set(spec["paths"])
+    ask = spec["components"]["schemas"]["AskResult"]["properties"]
+    assert {"answer", "message", "level", "conflicts", "results"} <= set(ask)
+
+
+# ---- untrusted text renders inert --------------------------------------------------------
+class _Markup(HTMLParser):
+    """Every element and attribute a page really has (escaped text is not an element)."""
+
+    def __init__(self):
+        super().__init__()
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+
+def assert_inert(html: str) -> str:
+    page = _Markup()
+    page.feed(html)
+    for tag, attrs in page.tags:
+        assert not [a for a in attrs if a.startswith("on")], (tag, attrs)
+        assert not (attrs.get("href") or "").strip().lower().startswith("javascript:"), (tag, attrs)
+        if tag == "script":
+            assert attrs.get("src") == "/static/app.js", attrs  # ours, never inline
+    return "".join(page.text)
+
+
+def test_a_hostile_email_renders_as_text_on_the_ask_page(client):
+    response = client.get("/", params={"q": HOSTILE_QUESTION})
+    text = assert_inert(response.text)
+    assert "<script>window.__pwned='subject'</script>" in text  # shown, as text
+    assert "onerror" in text and "javascript:" not in response.text.split("<body>")[0]
+    assert "default-src 'self'" in response.headers["content-security-policy"]
+
+
+def test_a_hostile_email_renders_as_text_when_opened(client, household):
+    brain, _, _ = household
+    [doc] = [d for d in brain.documents() if d["title"] == HOSTILE_SUBJECT]
+    text = assert_inert(client.get(f"/original/{doc['doc_id']}").text)
+    assert "Room 114 <room114@maplegrove.example>" in text
+    assert "<img src=x onerror=" in text
+
+
+def test_a_file_name_of_markup_is_escaped_wherever_it_shows(client, household):
+    text = assert_inert(client.get("/", params={"q": "what goes on the zoo packing list"}).text)
+    assert HOSTILE_NOTE_NAME in text
+    text = assert_inert(client.get(f"/original/{doc_id(household[0], HOSTILE_NOTE_NAME)}").text)
+    assert HOSTILE_NOTE_NAME in text
+
+
+def test_highlight_escapes_before_marking():
+    text = "<b>filter</b> & 16x25x4"
+    assert str(highlight(text, [(3, 9), (20, 27)])) == "&lt;b&gt;<mark>filter</mark>&lt;/b&gt; &amp; 16x25x4"
+    assert str(highlight(text, [(3, 9), (5, 12), (0, 99)])) == "&lt;b&gt;<mark>filter</mark>&lt;/b&gt; &amp; 16x25x4"
+
+
+# ---- opening originals ---------------------------------------------------------------------
+def test_a_pdf_opens_inline(client, household):
+    response = client.get(f"/original/{doc_id(household[0], MANUAL.name)}/file")
+    assert response.status_code == 200
+    assert response.headers["content-type"] == "application/pdf"
+    assert response.headers["content-disposition"].startswith("inline")
+    assert response.content == MANUAL.read_bytes()
+
+
+def test_an_email_opens_as_text_with_its_headers(client, household):
+    name = "2026-11-16-schedule-change-friday-early-release.eml"
+    text = assert_inert(client.get(f"/original/{doc_id(household[0], name)}").text)
+    for header in ("From", "To", "Date", "Subject"):
+        assert header in text
+    assert "EARLY RELEASE" in text
+
+
+def test_an_attachment_opens_as_the_attached_file(client, household):
+    brain = household[0]
+    [doc] = [d for d in brain.documents() if d["attachment"] == "BSM-Invoice-26-0314.pdf"]
+    response = client.get(f"/original/{doc['doc_id']}/file")
+    assert response.headers["content-type"] == "application/pdf"
+    assert response.content.startswith(b"%PDF-")
+
+
+def test_a_mailbox_message_opens_as_that_message(client, household):
+    brain = household[0]
+    messages = [d for d in brain.documents() if "family.mbox#" in d["source"] and not d["attachment"]]
+    assert len(messages) >= 2
+    for doc in messages:
+        text = assert_inert(client.get(f"/original/{doc['doc_id']}").text)
+        assert doc["title"] in text
+
+
+def test_a_photo_opens_with_its_exif_date(client, household):
+    brain = household[0]
+    [doc] = [d for d in brain.documents() if d["doc_type"] == "photo"
+             and d["date_source"] == "exif_datetime_original" and not d["attachment"]][:1]
+    page = client.get(f"/original/{doc['doc_id']}").text
+    assert doc["source_date"][:10] in page and "exif_datetime_original" in page
+    image = client.get(f"/original/{doc['doc_id']}/file")
+    assert image.headers["content-type"] == "image/jpeg"
+
+
+@pytest.mark.parametrize("path", [
+    "/original/../../../etc/passwd",
+    "/original/..%2F..%2F..%2Fetc%2Fpasswd",
+    "/original/%2Fetc%2Fpasswd/file",
+    "/original/%252e%252e%252fetc%252fpasswd/file",
+    "/original/00000000000000000000000000000000/file",
+    "/original/0123456789abcdef0123456789ABCDEF/file",
+    "/original/0123456789abcdef0123456789abcdef0/file",
+    "/static/../../../../etc/passwd",
+    "/static/%2e%2e/%2e%2e/%2e%2e/etc/passwd",
+])
+def test_the_original_route_cannot_be_steered_off_the_store(client, path):
+    response = client.get(path)
+    assert response.status_code in (400, 404)
+    assert b"root:" not in response.content
+
+
+def test_a_symlink_out_of_the_ingested_folder_is_not_served(client, household):
+    brain, _, _ = household
+    linked = doc_id(brain, "linked-manual.pdf")
+    assert client.get(f"/original/{linked}/file").status_code == 404
+    assert "outside the folders you ingested" in client.get(f"/original/{linked}").text
+
+
+def test_a_file_swapped_for_a_symlink_after_ingest_is_not_served(client, household):
+    brain, _, _ = household
+    swapped = doc_id(brain, "statement.pdf")
+    assert client.get(f"/original/{swapped}/file").status_code == 404
+    page = client.get(f"/original/{swapped}").text
+    assert "Showing the text as stored" in page
+
+
+# ---- the documents view ----------------------------------------------------------------------
+def test_the_documents_view_counts_types_and_lists_the_last_failures(client, household):
+    brain, _, _ = household
+    page = client.get("/documents").text
+    text = assert_inert(page)
+    assert f"{len(brain.documents())} documents" in text
+    assert "calendar event" in text and "<svg class=\"timeline-chart\"" in page
+    assert "broken.pdf" in text
+
+
+def test_the_timeline_keeps_empty_months_and_widens_to_fit():
+    months = ["2024-01-05T00:00:00+00:00", "2024-03-09T00:00:00+00:00", "2024-03-20T00:00:00+00:00", None]
+    bars = timeline(months, max_bars=12)
+    assert [(b.label, b.count) for b in bars] == [("2024-01", 1), ("2024-02", 0), ("2024-03", 2)]
+    wide = timeline(["2019-05-01T00:00:00+00:00", "2026-11-01T00:00:00+00:00"], max_bars=12)
+    assert len(wide) <= 12 and sum(b.count for b in wide) == 2
+    assert wide[0].label.startswith("2019-01")
+
+
+# ---- ingesting from the page while asking -------------------------------------------------------
+def test_questions_are_answered_while_an_ingest_runs(tmp_path):
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    for name, text in (("wifi.md", "Wifi password: correct-horse-battery"),
+                       ("vet.md", "Biscuit's vet is Cedar Creek Animal Hospital."),
+                       ("filter.md", "The furnace takes a 16x25x4 media filter.")):
+        (notes / name).write_text(text + "\n", encoding="utf-8")
+    brain = Brain(tmp_path / "store")
+    brain.ingest([notes], now=INGEST_NOW)
+    (notes / "bins.md").write_text("Recycling goes out on Tuesday night.\n", encoding="utf-8")
+    client = TestClient(create_app(brain), base_url=LOCAL)
+    with brain._ingest_lock:  # hold the next ingest at its start, however fast the machine
+        job = client.post("/api/ingest", json={"paths": [str(notes)], "wait": False})
+        assert job.status_code == 202
+        asked = client.get("/api/ask", params={"q": "what is the wifi password"})
+        assert asked.status_code == 200 and "correct-horse-battery" in asked.json()["answer"]
+        assert client.post("/api/ingest", json={"paths": [str(notes)]}).status_code == 409
+    state = client.get(f"/api/ingest/{job.json()['id']}").json()
+    for _ in range(600):
+        if state["state"] in ("done", "failed"):
+            break
+        state = client.get(f"/api/ingest/{job.json()['id']}").json()
+    assert state["state"] == "done", state
+    assert state["summary"]["statuses"] == {"ingested": 1, "unchanged": 3}
+    assert "Tuesday" in client.get("/api/ask", params={"q": "when does recycling go out"}).json()["answer"]
+
+
+def test_a_cross_site_post_is_refused(client):
+    response = client.post("/api/ingest", json={"paths": ["/"]}, headers={"Origin": "https://evil.example"})
+    assert response.status_code == 403
+
+
+def test_a_foreign_host_header_is_refused(client):
+    assert client.get("/", headers={"Host": "evil.example:8765"}).status_code == 400
+
+
+# ---- a token guards the page ---------------------------------------------------------------------
+def test_with_a_token_every_request_must_carry_it(household):
+    brain = household[0]
+    client = TestClient(create_app(brain, token="s3cret-household", bound_host="192.168.1.20"), base_url=LOCAL)
+    assert client.get("/api/documents").status_code == 401
+    assert client.get("/api/documents", headers={"Authorization": "Bearer wrong"}).status_code == 401
+    assert client.get("/api/documents", headers={"Authorization": "Bearer s3cret-household"}).status_code == 200
+    opened = client.get("/", params={"token": "s3cret-household"})  # the link `serve` prints
+    assert opened.status_code == 200 and "brainquery_token" in opened.headers["set-cookie"]
+    assert client.get("/documents").status_code == 200  # the cookie now carries it
+
+
+def test_serving_beyond_loopback_without_a_token_is_refused(tmp_path, capsys, monkeypatch):
+    monkeypatch.delenv("BRAINQUERY_TOKEN", raising=False)
+    assert main(["serve", "--host", "0.0.0.0", "--store", str(tmp_path / "store")]) == 2
+    assert "--token" in capsys.readouterr().err
