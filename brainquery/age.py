@@ -8,8 +8,10 @@ _UNITS = (("year", 365.25), ("month", 30.44), ("week", 7.0), ("day", 1.0))
 
 
 def relative_age(when: str, now: str) -> str:
-    """`when` relative to `now` (both ISO 8601 with a zone)."""
-    days = (datetime.fromisoformat(now) - datetime.fromisoformat(when)).total_seconds() / 86400
+    """`when` relative to `now` (both ISO 8601 with a zone). Days are calendar days in
+    now's zone: Monday's email read on Wednesday is "2 days ago", whatever the hour."""
+    clock = datetime.fromisoformat(now)
+    days = (clock.date() - datetime.fromisoformat(when).astimezone(clock.tzinfo).date()).days
     span = abs(days)
     for unit, size in _UNITS:
         if span >= size:

@@ -71,7 +71,7 @@ class Source:
     doc_id: str
     age_days: float | None
     # [start, end) character spans of the snippet's words that match the question.
-    highlights: list[tuple[int, int]] = dataclasses.field(default_factory=list)
+    highlights: list[list[int]] = dataclasses.field(default_factory=list)
 
 
 @dataclasses.dataclass(frozen=True)

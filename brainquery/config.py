@@ -214,6 +214,7 @@ class WebSection:
     token: str
     loopback_hosts: tuple[str, ...]
     progress_poll_ms: int
+    max_k: int
     timeline_max_bars: int
     newest_shown: int
     max_failures_shown: int

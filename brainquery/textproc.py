@@ -88,11 +88,12 @@ class Analyzer:
         longest = self.cfg.max_token_chars
         return self._stem([t for t in self._split(text)[0] if len(t) <= longest])
 
-    def spans(self, text: str, stems: Iterable[str]) -> list[tuple[int, int]]:
+    def spans(self, text: str, stems: Iterable[str]) -> list[list[int]]:
         """[start, end) spans of the words of `text` whose stems are among `stems` (the
         question's terms): what a page highlights in a snippet."""
         wanted = set(stems)
-        return [m.span() for m in _TOKEN.finditer(text) if wanted.intersection(self.tokens(m.group()))]
+        return [list(m.span()) for m in _TOKEN.finditer(text)
+                if wanted.intersection(self.tokens(m.group()))]
 
     def analyze(self, text: str) -> tuple[list[str], list[str]]:
         """`(tokens(text), words(text))` for the price of one: an index build needs both."""

@@ -13,6 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from brainquery import Brain
+from brainquery.age import relative_age
 from brainquery.cli import _ask_now, main
 from brainquery.web import create_app
 from brainquery.web.present import highlight, timeline
@@ -306,3 +307,16 @@ def test_serving_beyond_loopback_without_a_token_is_refused(tmp_path, capsys, mo
     monkeypatch.delenv("BRAINQUERY_TOKEN", raising=False)
     assert main(["serve", "--host", "0.0.0.0", "--store", str(tmp_path / "store")]) == 2
     assert "--token" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("when, now, said", [
+    ("2026-11-16T13:42:01+00:00", "2026-11-18T12:00:00+00:00", "2 days ago"),
+    ("2026-11-18T23:00:00+00:00", "2026-11-18T12:00:00+00:00", "today"),
+    ("2026-11-17T23:30:00+00:00", "2026-11-18T00:10:00+00:00", "1 day ago"),
+    ("2026-11-04T09:00:00+00:00", "2026-11-18T12:00:00+00:00", "2 weeks ago"),
+    ("2026-03-14T00:00:00+00:00", "2026-11-18T12:00:00+00:00", "8 months ago"),
+    ("2023-05-26T00:00:00+00:00", "2026-11-18T12:00:00+00:00", "3 years ago"),
+    ("2026-12-11T18:00:00+00:00", "2026-11-18T12:00:00+00:00", "in 3 weeks"),
+])
+def test_ages_read_as_a_person_says_them(when, now, said):
+    assert relative_age(when, now) == said

@@ -97,7 +97,7 @@ def create_app(brain: Brain, *, token: str = "", now: datetime | None = None,
 
     # ---- pages ------------------------------------------------------------------------
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
-    def ask_page(request: Request, q: str = "", k: int | None = Query(None, ge=1, le=50)):
+    def ask_page(request: Request, q: str = "", k: int | None = Query(None, ge=1, le=web.max_k)):
         result = brain.ask(q.strip(), now=now, k=k) if q.strip() else None
         return templates.TemplateResponse(request, "ask.html", {
             "q": q, "result": result, "badge": present.badge(result.level) if result else None,
@@ -138,7 +138,7 @@ def create_app(brain: Brain, *, token: str = "", now: datetime | None = None,
     # ---- the JSON API (the CLI's --json objects) ----------------------------------------
     @app.get("/api/ask", response_model=AskResult, tags=["ask"])
     def api_ask(q: str = Query(..., min_length=1, description="the question"),
-                k: int | None = Query(None, ge=1, le=50, description="at most this many sources"),
+                k: int | None = Query(None, ge=1, le=web.max_k, description="at most this many sources"),
                 pattern: Literal[PATTERNS] | None = Query(None, description="skip the router")) -> Any:
         """`brainquery ask "Q" --json`."""
         return brain.ask(q, now=now, k=k, pattern=pattern).to_dict()
