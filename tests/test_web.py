@@ -198,7 +198,7 @@ def test_a_photo_opens_with_its_exif_date(client, household):
     [doc] = [d for d in brain.documents() if d["doc_type"] == "photo"
              and d["date_source"] == "exif_datetime_original" and not d["attachment"]][:1]
     page = client.get(f"/original/{doc['doc_id']}").text
-    assert doc["source_date"][:10] in page and "exif_datetime_original" in page
+    assert doc["source_date"][:10] in page and "EXIF DateTimeOriginal (when the photo was taken)" in page
     image = client.get(f"/original/{doc['doc_id']}/file")
     assert image.headers["content-type"] == "image/jpeg"
 

@@ -21,6 +21,31 @@ BADGES = {
     "unknown": ("I don't know", "unknown"),
 }
 
+# Where a date came from, in words (README "How dates and types are found").
+DATE_SOURCES = {
+    "date_header": "the email's Date header",
+    "received_header": "the email's Received header",
+    "parent_message": "the email it came with",
+    "einvoice_xml": "the e-invoice's issue date",
+    "invoice_date": "the invoice date printed on it",
+    "printed_date": "a date printed on it",
+    "pdf_creation_date": "the PDF's creation date",
+    "xmp_create_date": "the PDF's XMP creation date",
+    "pdf_mod_date": "the PDF's modification date",
+    "exif_datetime_original": "EXIF DateTimeOriginal (when the photo was taken)",
+    "exif_datetime_digitized": "EXIF DateTimeDigitized",
+    "exif_datetime": "EXIF DateTime",
+    "dtstart": "the event's start",
+    "text_date": "a date in the text",
+    "filename_date": "a date in the file name",
+    "file_mtime": "the file's own time (nothing inside said)",
+    "ingested": "when it was read (nothing said)",
+}
+
+
+def date_source(code: str | None) -> str:
+    return DATE_SOURCES.get(code or "", code or "unknown")
+
 
 def highlight(text: str, spans: Iterable[Sequence[int]]) -> Markup:
     """`text` escaped, with the [start, end) spans wrapped in <mark>."""
