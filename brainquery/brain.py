@@ -35,6 +35,9 @@ class Brain:
         self._asker: Asker | None = None
         # One ingest at a time; questions go on meanwhile against the index they started with.
         self._ingest_lock = threading.Lock()
+        # An Asker keeps per-question scratch state: one question at a time per Brain (the
+        # web page's threads share one).
+        self._ask_lock = threading.Lock()
 
     def ingest(self, paths: Sequence[str | os.PathLike], *, now: datetime | None = None,
                progress: bool | None = False,
@@ -94,12 +97,14 @@ class Brain:
             pattern: str | None = None) -> AskResult:
         """Answer `question` as of `now` (default: this moment), with at most `k` sources.
         `pattern` (logistical, entity, historical) overrides the router."""
-        return self._answerer().ask(question, now or datetime.now(timezone.utc).astimezone(),
-                                    k=k, pattern=pattern)
+        with self._ask_lock:
+            return self._answerer().ask(question, now or datetime.now(timezone.utc).astimezone(),
+                                        k=k, pattern=pattern)
 
     def prepare(self) -> None:
         """Load the query index now, so the first question does not wait for it."""
-        self._answerer()
+        with self._ask_lock:
+            self._answerer()
 
     def _answerer(self) -> Asker:
         if self._asker is None:

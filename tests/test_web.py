@@ -320,3 +320,14 @@ def test_serving_beyond_loopback_without_a_token_is_refused(tmp_path, capsys, mo
 ])
 def test_ages_read_as_a_person_says_them(when, now, said):
     assert relative_age(when, now) == said
+
+
+def test_questions_asked_at_once_get_the_answers_asked_one_by_one(client):
+    from concurrent.futures import ThreadPoolExecutor
+
+    questions = ["Is Friday a half day?", "What size is our HVAC filter?",
+                 "What roofer did we use in 2023?", HOSTILE_QUESTION] * 6
+    one_by_one = {q: client.get("/api/ask", params={"q": q}).json() for q in set(questions)}
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        at_once = list(pool.map(lambda q: client.get("/api/ask", params={"q": q}).json(), questions))
+    assert at_once == [one_by_one[q] for q in questions]
