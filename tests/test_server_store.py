@@ -101,3 +101,30 @@ def test_ask_against_a_chroma_server_from_a_client_without_cache(tmp_path, chrom
                                       now=datetime(2026, 9, 10, 12, tzinfo=timezone.utc))
     assert result.results and result.results[0].source.endswith("wifi.md")
     assert result.answer and "otter-7731" in result.answer
+
+
+def test_the_page_over_a_chroma_server_opens_originals(tmp_path, chroma_server, monkeypatch):
+    """The web page needs nothing of the embedded store: documents, originals and the
+    latest ingest come through the same store layer."""
+    from fastapi.testclient import TestClient
+
+    from brainquery.web import create_app
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    folder = tmp_path / "mail"
+    folder.mkdir()
+    msg = EmailMessage()
+    msg["From"] = "school@example.org"
+    msg["Subject"] = "Picture day <moved>"
+    msg["Date"] = "Mon, 07 Sep 2026 08:00:00 +0000"
+    msg["Message-ID"] = "<picture-day@example.org>"
+    msg.set_content("Picture day moves to Thursday, September 24.")
+    (folder / "picture-day.eml").write_bytes(bytes(msg))
+    (folder / "broken.pdf").write_bytes(b"%PDF-1.4 cut short")
+    brain = Brain(chroma_server)
+    brain.ingest([folder])
+    client = TestClient(create_app(brain), base_url="http://127.0.0.1:8765")
+    [doc] = client.get("/api/documents").json()
+    page = client.get(f"/original/{doc['doc_id']}").text
+    assert "Picture day &lt;moved&gt;" in page and "September 24" in page
+    assert "broken.pdf" in client.get("/documents").text
