@@ -18,6 +18,15 @@ INGEST_NOW = datetime(2026, 11, 21, 12, 0, tzinfo=timezone.utc)
 ASK_NOW = datetime(2026, 11, 18, 12, 0, tzinfo=timezone(timedelta(hours=-6)))
 
 
+def free_port() -> int:
+    """A loopback port nothing listens on (for a server a test starts)."""
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
 @pytest.fixture(scope="session")
 def ingest_config():
     return load_ingest_config()

@@ -12,20 +12,17 @@ import pytest
 from brainquery import Brain
 from brainquery.cli import main
 
+from conftest import free_port
+
 pytestmark = pytest.mark.server
 
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 @pytest.fixture()
 def chroma_server(tmp_path):
     if shutil.which("chroma") is None:
         pytest.skip("the chroma command is not installed")
-    port = _free_port()
+    port = free_port()
     proc = subprocess.Popen(
         ["chroma", "run", "--path", str(tmp_path / "server-data"), "--host", "127.0.0.1",
          "--port", str(port)],

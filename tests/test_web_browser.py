@@ -7,7 +7,6 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -16,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FIXTURES, HOSTILE_QUESTION, HOSTILE_SUBJECT, REPO, write_hostile_household
+from conftest import (FIXTURES, HOSTILE_QUESTION, HOSTILE_SUBJECT, REPO, free_port,
+                      write_hostile_household)
 
 CHROMIUM = os.environ.get("BRAINQUERY_CHROMIUM", "/usr/bin/chromium")
 ARTIFACTS = REPO / "tests" / "artifacts"
@@ -36,11 +36,6 @@ pytestmark = [
 ]
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
 
 def _cli(*args: str) -> list[str]:
     return [sys.executable, "-m", "brainquery", *args]
@@ -55,7 +50,7 @@ def server(tmp_path_factory):
     env = {**os.environ, "BRAINQUERY_STORE": str(store)}
     subprocess.run(_cli("ingest", str(FIXTURES / "corpus"), str(hostile), "--now", ASK_DAY),
                    env=env, check=False, capture_output=True, timeout=START_TIMEOUT_S)
-    port = _free_port()
+    port = free_port()
     log = open(root / "serve.log", "w+")
     proc = subprocess.Popen(_cli("serve", "--port", str(port), "--now", ASK_DAY),
                             env=env, stdout=log, stderr=subprocess.STDOUT)
