@@ -25,6 +25,7 @@ from .router import PATTERNS
 from .store import StoreError
 
 FIXTURE_QUERIES = Path(__file__).resolve().parent.parent / "fixtures" / "queries.jsonl"
+TOKEN_ENV = "BRAINQUERY_TOKEN"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -152,9 +153,6 @@ def cmd_serve(brain: Brain, args: argparse.Namespace) -> int:
     # No access log: questions are private, and the URL holds them.
     uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
     return 0
-
-
-TOKEN_ENV = "BRAINQUERY_TOKEN"
 
 
 def render_answer(result) -> str:
