@@ -23,6 +23,7 @@ import numpy as np
 from scipy import sparse
 
 from .config import BM25Section
+from .files import replaced
 
 _FORMAT = 1
 
@@ -83,18 +84,14 @@ class SparseBM25:
 
     # Persistence: one .npz (the vocabulary as a JSON string inside it), written atomically.
     def save(self, path: str | Path) -> None:
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
         terms = sorted(self.vocab_, key=self.vocab_.__getitem__)
         w = self.weights_
-        tmp = path.with_name(path.name + ".tmp")
-        with open(tmp, "wb") as fh:
+        with replaced(Path(path)) as fh:
             np.savez(fh, format=_FORMAT, params=np.array([self.cfg.k1, self.cfg.b, self.cfg.epsilon]),
                      data=w.data, indices=w.indices, indptr=w.indptr, shape=np.array(w.shape),
                      idf=self.idf_, doc_len=self.doc_len_,
                      scalars=np.array([self.avgdl_, self.average_idf_]),
                      vocab=np.array(json.dumps(terms)))
-        tmp.replace(path)
 
     @classmethod
     def load(cls, path: str | Path, cfg: BM25Section) -> SparseBM25 | None:

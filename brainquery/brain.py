@@ -10,6 +10,7 @@ from typing import Any, Callable, Sequence
 from . import query_index
 from .ask import Asker, AskResult
 from .config import Config, load_config
+from .files import replaced
 from .indexer import Indexer, IngestSummary, ReportLine
 from .originals import Original, open_original
 from .store import Store
@@ -87,11 +88,8 @@ class Brain:
                        summary: IngestSummary) -> None:
         record = {"paths": [str(p) for p in paths], "started": started.isoformat(),
                   "finished": datetime.now(timezone.utc).isoformat(), "summary": summary.to_dict()}
-        target = self.store.cache_dir / _LAST_INGEST_FILE
-        target.parent.mkdir(parents=True, exist_ok=True)
-        partial = target.with_suffix(".partial")
-        partial.write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
-        os.replace(partial, target)
+        with replaced(self.store.cache_dir / _LAST_INGEST_FILE, "w") as fh:
+            json.dump(record, fh, ensure_ascii=False)
 
     def ask(self, question: str, *, now: datetime | None = None, k: int | None = None,
             pattern: str | None = None) -> AskResult:

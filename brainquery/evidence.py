@@ -32,6 +32,7 @@ from scipy import sparse
 from scipy.sparse.csgraph import connected_components
 
 from .config import GraphSection
+from .files import replaced
 
 _FORMAT = 1
 # Multiplier for the polynomial shingle hash when exact packing of token ids would overflow.
@@ -185,16 +186,12 @@ class EvidenceGraph:
                          cfg.max_df_limit, cfg.near_duplicate, cfg.same_group_weight], dtype=np.float64)
 
     def save(self, path: str | Path) -> None:
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
         adj = self.adjacency_
-        tmp = path.with_name(path.name + ".tmp")
-        with open(tmp, "wb") as fh:
+        with replaced(Path(path)) as fh:
             np.savez(fh, format=_FORMAT, params=self._fit_params(), data=adj.data,
                      indices=adj.indices, indptr=adj.indptr, shape=np.array(adj.shape),
                      cluster=self.cluster_, centrality=self.centrality_,
                      shingle_limit=self.shingle_limit_)
-        tmp.replace(path)
 
     @classmethod
     def load(cls, path: str | Path, cfg: GraphSection) -> EvidenceGraph | None:

@@ -33,6 +33,7 @@ from .bm25 import SparseBM25
 from .config import Config
 from .embedding import DenseEmbedder
 from .evidence import EvidenceGraph
+from .files import replaced
 from .store import Store
 from .textproc import Analyzer
 
@@ -127,13 +128,9 @@ def restore(store: Store, previous: str | None) -> None:
 
 def rebuild(store: Store, config: Config) -> QueryIndex:
     index = build(store, config)
-    path = store.cache_dir / INDEX_FILE
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    with open(tmp, "wb") as fh:
+    with replaced(store.cache_dir / INDEX_FILE) as fh:
         pickle.dump({"format": _FORMAT, "config": _config_key(config), "index": index}, fh,
                     protocol=pickle.HIGHEST_PROTOCOL)
-    tmp.replace(path)
     store.set_state(**{STATE_KEY: index.fingerprint})
     return index
 
