@@ -162,7 +162,7 @@ class Indexer:
         path = str(blob.path)
         ok_before = previous is not None and previous.get("status") == "ok"
         try:
-            stat = _stat(blob)
+            stat = file_stat(blob)
             if ok_before and all(previous.get(k) == stat[k] for k in ("size", "mtime_ns")):
                 self._emit_known(path, UNCHANGED, emit)
                 return
@@ -312,7 +312,7 @@ class _Emitter:
             self.on_line(line)
 
 
-def _stat(blob: Blob) -> dict[str, Any]:
+def file_stat(blob: Blob) -> dict[str, Any]:
     """Size and mtime (as text: Chroma ints are 64-bit but we take no chances); for a
     Maildir folder, a digest of its listing stands in for the mtime."""
     if blob.is_dir:

@@ -21,6 +21,7 @@ from ingest.msg import parse_msg
 from ingest.sniff import magic
 
 from .chunking import join_chunks
+from .indexer import file_stat
 from .store import Store
 
 DOC_ID = re.compile(r"[0-9a-f]{32}")
@@ -79,17 +80,16 @@ def _checked_file(store: Store, meta: dict[str, Any], roots: Sequence[str]) -> t
         return None, "the store has no record of the file this came from"
     if not inside(file_path, roots):
         return None, "the file lies outside the folders you ingested"
+    path = Path(file_path)
+    if path.is_dir():
+        return path, ""  # a Maildir folder gains mail all the time: its messages are checked
     try:
-        stat = os.stat(file_path)
+        stat = file_stat(Blob.from_path(path))  # what the indexer recorded, the same way
     except OSError:
         return None, "the file is no longer where it was ingested from"
-    if os.path.isdir(file_path):
-        same = True  # a Maildir folder: its message files are checked one by one
-    else:
-        same = (stat.st_size, str(stat.st_mtime_ns)) == (record.get("size"), record.get("mtime_ns"))
-    if not same:
+    if any(stat[key] != record.get(key) for key in stat):
         return None, "the file has changed since it was ingested; ingest it again to see it"
-    return Path(file_path), ""
+    return path, ""
 
 
 def inside(path: str, roots: Sequence[str]) -> bool:
