@@ -130,24 +130,6 @@ def find_dates(text: str, floating: tzinfo, *, rules: DatesSection | None = None
     return dates
 
 
-def find_labelled_date(
-    text: str,
-    labels: Sequence[str],
-    floating: tzinfo,
-    *,
-    exclude: Iterable[str] = (),
-    rules: DatesSection | None = None,
-    dates: Sequence[PrintedDate] | None = None,
-) -> tuple[datetime, str] | None:
-    """(date, label) for the first label, in order of preference, that has a date after it
-    on its line (within `label_gap_chars`) or under it on the next non-blank line.
-
-    A label inside one of the `exclude` labels ("date" in "due date") does not count.
-    """
-    found = find_labelled(text, labels, floating, exclude=exclude, rules=rules, dates=dates)
-    return (found[0].value, found[1]) if found else None
-
-
 def find_labelled(
     text: str,
     labels: Sequence[str],
@@ -157,7 +139,11 @@ def find_labelled(
     rules: DatesSection | None = None,
     dates: Sequence[PrintedDate] | None = None,
 ) -> tuple[PrintedDate, str] | None:
-    """Like find_labelled_date, with the PrintedDate (span, time) rather than the value."""
+    """(date, label) for the first label, in order of preference, that has a date after it
+    on its line (within `label_gap_chars`) or under it on the next non-blank line.
+
+    A label inside one of the `exclude` labels ("date" in "due date") does not count.
+    """
     rules = rules or default_rules()
     if dates is None:
         dates = find_dates(text, floating, rules=rules)

@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from ingest.printed_dates import day_first_language, find_dates, find_labelled_date
+from ingest.printed_dates import day_first_language, find_dates, find_labelled
 
 UTC = timezone.utc
 BERLIN = ZoneInfo("Europe/Berlin")
@@ -134,18 +134,18 @@ LABEL_CASES = [
 @pytest.mark.parametrize("text, expected", LABEL_CASES)
 def test_find_labelled_date(ingest_config, text, expected):
     rules = ingest_config.dates
-    found = find_labelled_date(text, rules.issue_labels, UTC,
-                               exclude=rules.due_labels + rules.other_labels, rules=rules)
+    found = find_labelled(text, rules.issue_labels, UTC,
+                          exclude=rules.due_labels + rules.other_labels, rules=rules)
     if expected is None:
         assert found is None
     else:
-        value, label = found
-        assert (label, value.date().isoformat()) == expected
+        date, label = found
+        assert (label, date.value.date().isoformat()) == expected
 
 
 def test_labelled_date_is_floating_in_the_given_zone(ingest_config):
-    value, _ = find_labelled_date("Invoice Date: 2014-08-03", ("invoice date",), BERLIN)
-    assert value.tzinfo is BERLIN
+    date, _ = find_labelled("Invoice Date: 2014-08-03", ("invoice date",), BERLIN)
+    assert date.value.tzinfo is BERLIN
 
 
 def test_cases_are_unique():
