@@ -92,8 +92,9 @@ class Analyzer:
         """[start, end) spans of the words of `text` whose stems are among `stems` (the
         question's terms): what a page highlights in a snippet."""
         wanted = set(stems)
-        return [list(m.span()) for m in _TOKEN.finditer(text)
-                if wanted.intersection(self.tokens(m.group()))]
+        words = list(_TOKEN.finditer(text))
+        return [list(m.span()) for m, tokens in zip(words, self.tokens_many([m.group() for m in words]))
+                if wanted.intersection(tokens)]
 
     def analyze(self, text: str) -> tuple[list[str], list[str]]:
         """`(tokens(text), words(text))` for the price of one: an index build needs both."""
