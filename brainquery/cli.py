@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import logging
 import os
@@ -22,7 +23,7 @@ from .brain import Brain
 from .config import load_config
 from .indexer import EXIT_NOTHING_RAN, FAILED, IngestSummary, ReportLine
 from .router import PATTERNS
-from .store import StoreError
+from .store import StoreError, is_server
 
 FIXTURE_QUERIES = Path(__file__).resolve().parent.parent / "fixtures" / "queries.jsonl"
 TOKEN_ENV = "BRAINQUERY_TOKEN"
@@ -103,26 +104,55 @@ def cmd_ask(brain: Brain, args: argparse.Namespace) -> int:
 
 
 def cmd_eval(brain: Brain, args: argparse.Namespace) -> int:
-    """Evaluate answers on a question set with gold documents (default fixtures/queries.jsonl).
+    """Evaluate answers on question sets with gold documents (default fixtures/queries.jsonl).
 
-    The corpus beside the question file (or --corpus) is ingested into the store first
-    (unchanged files are skipped). Prints P@1, R@3, MRR, classifier, answer, stale-warning
-    and abstention accuracy per pattern; --now replaces every question's own clock.
+    Each set's corpus (the folder beside its question file, or --corpus for one set) is
+    ingested first, unchanged files skipped; sets over another corpus than the first get a
+    store of their own beside --store. Prints P@1, R@3, MRR, routing, answer, stale-warning
+    and abstention accuracy per pattern, one table per set and, for several, the pooled one;
+    --now replaces every question's own clock.
     """
-    from .evaluate import evaluate, load_queries
+    from .evaluate import EvalReport, evaluate, load_queries
 
-    queries_path = Path(args.queries)
-    corpus = Path(args.corpus) if args.corpus else queries_path.parent / "corpus"
-    brain.ingest([corpus], now=args.now)
-    queries = load_queries(queries_path)
-    fixed_now = _ask_now(brain, args.now) if args.now else None
+    paths = [Path(q) for q in args.queries] or [FIXTURE_QUERIES]
+    if args.corpus and len(paths) > 1:
+        raise ConfigError("--corpus names the documents of one question set; give one QUERIES")
+    reports: dict[str, EvalReport] = {}
+    brains: dict[Path, Brain] = {}
+    for path in paths:
+        corpus = (Path(args.corpus) if args.corpus else path.parent / "corpus").resolve()
+        if corpus not in brains:
+            brains[corpus] = brain if not brains else _eval_brain(brain, corpus)
+            brains[corpus].ingest([corpus], now=args.now)
+        set_brain = brains[corpus]
+        fixed_now = _ask_now(set_brain, args.now) if args.now else None
 
-    def ask(question: str, now: datetime, pattern: str | None) -> dict:
-        return brain.ask(question, now=fixed_now or now, k=args.k, pattern=pattern).to_dict()
+        def ask(question: str, now: datetime, pattern: str | None, b: Brain = set_brain) -> dict:
+            return b.ask(question, now=fixed_now or now, k=args.k, pattern=pattern).to_dict()
 
-    report = evaluate(ask, queries, corpus)
-    print(json.dumps(report.to_dict(), ensure_ascii=False) if args.json else report.format_table())
+        reports[str(path)] = evaluate(ask, load_queries(path), corpus)
+    if len(reports) == 1:
+        (report,) = reports.values()
+        print(json.dumps(report.to_dict(), ensure_ascii=False) if args.json else report.format_table())
+        return 0
+    pooled = EvalReport([o for r in reports.values() for o in r.outcomes])
+    if args.json:
+        print(json.dumps({"sets": {name: r.to_dict() for name, r in reports.items()},
+                          "pooled": pooled.to_dict()}, ensure_ascii=False))
+        return 0
+    for name, report in reports.items():
+        print(f"== {name}\n{report.format_table()}\n")
+    print(f"== pooled ({len(reports)} sets)\n{pooled.format_table(failures=False)}")
     return 0
+
+
+def _eval_brain(brain: Brain, corpus: Path) -> Brain:
+    """A store of its own for another corpus: households must not answer each other's questions."""
+    if is_server(brain.store.location):
+        raise ConfigError("question sets over several corpora need a local --store folder")
+    slug = hashlib.sha256(str(corpus).encode()).hexdigest()[:12]
+    return Brain(Path(brain.store.location).with_name(f"{Path(brain.store.location).name}-eval-{slug}"),
+                 brain.config)
 
 
 def cmd_serve(brain: Brain, args: argparse.Namespace) -> int:
@@ -282,8 +312,8 @@ def _serve_args(p: argparse.ArgumentParser) -> None:
 
 
 def _eval_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("queries", nargs="?", default=str(FIXTURE_QUERIES), metavar="QUERIES",
-                   help="a JSON Lines question set (default fixtures/queries.jsonl)")
+    p.add_argument("queries", nargs="*", metavar="QUERIES",
+                   help="JSON Lines question sets (default fixtures/queries.jsonl)")
     p.add_argument("--corpus", help="the documents the questions are about "
                                     "(default: the corpus folder beside QUERIES)")
     p.add_argument("--k", type=int, default=None)

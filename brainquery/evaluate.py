@@ -360,7 +360,7 @@ class EvalReport:
                           "message": o.message} for o in self.outcomes],
         }
 
-    def format_table(self) -> str:
+    def format_table(self, failures: bool = True) -> str:
         header = f"{'pattern':<12}" + "".join(f"{title:>9}" for title, _ in _COLUMNS)
         lines = [header, "-" * len(header)]
         for name, scores in self.scores.items():
@@ -371,9 +371,10 @@ class EvalReport:
             for name, ok in self.criteria.items():
                 ids = ", ".join(o.query.id for o in self.outcomes if o.query.criterion == name)
                 lines.append(f"  {name:<18}{'PASS' if ok else 'FAIL':<6}{ids}")
-        failures = self.failures
-        lines += ["", f"failures ({len(failures)})"]
-        lines += [f"  {qid}: {'; '.join(reasons)}" for qid, reasons in failures]
+        if failures:
+            failed = self.failures
+            lines += ["", f"failures ({len(failed)})"]
+            lines += [f"  {qid}: {'; '.join(reasons)}" for qid, reasons in failed]
         return "\n".join(lines)
 
 
