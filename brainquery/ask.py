@@ -72,6 +72,8 @@ class Source:
     age_days: float | None
     # [start, end) character spans of the snippet's words that match the question.
     highlights: list[list[int]] = dataclasses.field(default_factory=list)
+    # False for a document shown only to fill the k sources: it is not about the question.
+    on_topic: bool = True
 
 
 @dataclasses.dataclass(frozen=True)
@@ -133,11 +135,14 @@ class Asker:
         query = self._prepare(question, route, now)
         # Conflicts, supersession and the confidence margin look past the k shown.
         ranked, halting = self.ranker.rank(query, max(k, self.config.answer.evidence_pool))
-        # Sources are documents about the question; the others only fill an empty list.
-        ranked = [r for r in ranked if r.on_topic] or ranked
+        # The answer comes from documents about the question; the others still fill the k
+        # sources, after them and marked off-topic, so the person (and recall) can find them.
+        off_topic = [r for r in ranked if not r.on_topic]
+        ranked = [r for r in ranked if r.on_topic] or off_topic
         term_weights = self._answer_terms(query)
         ranked = self._supersede(route, ranked, query.kind, term_weights)
-        results = [self._source(r, term_weights) for r in ranked[:k]]
+        shown = ranked + [r for r in off_topic if r not in ranked]
+        results = [self._source(r, term_weights) for r in shown[:k]]
         base = dict(query=question, now=now.isoformat(), pattern=route.pattern,
                     pattern_scores={p: round(float(route.scores[p]), 4) for p in PATTERNS},
                     halting={"stage": halting.stage, "reason": halting.reason}, results=results,
@@ -240,9 +245,10 @@ class Asker:
         # A newer document supersedes only with evidence as complete as the top one's: a
         # reminder about another vaccine does not replace the receipt that names rabies.
         coverage = max(ranked[0].parts["coverage"], cfg.confidence.min_coverage)
+        authority = cfg.answer.supersede_type_share * ranked[0].parts["type_weight"]
         eligible = [r for r in ranked
                     if r.score >= cfg.answer.supersede_share * top and r.parts["answer_type"] >= 1.0
-                    and r.parts["coverage"] >= coverage - 1e-9]
+                    and r.parts["coverage"] >= coverage - 1e-9 and r.parts["type_weight"] >= authority - 1e-9]
         values = {}
         for r in eligible:
             value = self._extract(r.doc, kind, term_weights).value
@@ -376,7 +382,7 @@ class Asker:
             score=round(ranked.score, 6), scores={k: round(v, 6) for k, v in ranked.parts.items()},
             snippet=snippet, attachment=str(meta.get("attachment", "")), doc_id=str(meta.get("doc_id", "")),
             age_days=None if np.isnan(ranked.age_days) else round(ranked.age_days, 2),
-            highlights=self.analyzer.spans(snippet, term_weights.keys()))
+            highlights=self.analyzer.spans(snippet, term_weights.keys()), on_topic=ranked.on_topic)
 
 
 def _epoch(index: QueryIndex, doc: int) -> float:

@@ -5,11 +5,15 @@ Here each (document, term) pair's term part, tf*(k1+1) / (tf + k1*(1 - b + b*dl/
 is computed once at fit time into a CSC matrix; a query is one column slice and one
 sparse-matrix-vector product.
 
-Semantics copied from rank_bm25.BM25Okapi: idf = log(N - n + 0.5) - log(n + 0.5); idfs
-below zero (terms in more than half the documents) are replaced by epsilon * the mean of
-all idfs (taken before the replacement); avgdl is the mean token count over documents
-(empty ones included); a query term repeated counts again; an unknown term adds nothing.
-A weighted query term (term, w) adds w times its contribution.
+With `idf = "okapi"` the semantics are rank_bm25.BM25Okapi's: idf = log(N - n + 0.5) -
+log(n + 0.5); idfs below zero (terms in more than half the documents) are replaced by
+epsilon * the mean of all idfs (taken before the replacement). That floor makes a word
+found in half of a small store worth (nearly) nothing, so "Maggie" in a store of three
+documents scores 0 everywhere; `idf = "lucene"`, log(1 + (N - n + 0.5) / (n + 0.5)), is
+positive for every word and falls smoothly with its document frequency.
+avgdl is the mean token count over documents (empty ones included); a query term repeated
+counts again; an unknown term adds nothing. A weighted query term (term, w) adds w times
+its contribution.
 """
 from __future__ import annotations
 
@@ -26,6 +30,33 @@ from .config import BM25Section
 from .files import replaced
 
 _FORMAT = 1
+
+
+def _okapi_idf(df: np.ndarray, n_docs: int, epsilon: float) -> tuple[np.ndarray, float]:
+    idf = np.log(n_docs - df + 0.5) - np.log(df + 0.5)
+    average = float(idf.mean()) if len(idf) else 0.0
+    return np.where(idf < 0, epsilon * average, idf), average
+
+
+def _lucene_idf(df: np.ndarray, n_docs: int, epsilon: float) -> tuple[np.ndarray, float]:
+    idf = np.log1p((n_docs - df + 0.5) / (df + 0.5))
+    return idf, float(idf.mean()) if len(idf) else 0.0
+
+
+IDF_FUNCTIONS = {"okapi": _okapi_idf, "lucene": _lucene_idf}
+
+
+def idf_function(name: str):
+    try:
+        return IDF_FUNCTIONS[name]
+    except KeyError:
+        raise ValueError(f"unknown BM25 idf {name!r}; valid: {', '.join(IDF_FUNCTIONS)}") from None
+
+
+def unseen_idf(name: str, n_docs: int) -> float:
+    """The idf of a word no document has: rarer than any word the corpus holds."""
+    idf, _ = idf_function(name)(np.zeros(1), n_docs, 0.0)
+    return float(idf[0])
 
 
 class SparseBM25:
@@ -49,9 +80,7 @@ class SparseBM25:
         self.doc_len_ = doc_len
         self.avgdl_ = float(doc_len.mean()) if n_docs else 0.0
         df = np.bincount(tf.indices, minlength=len(vocab)).astype(np.float64)
-        idf = np.log(n_docs - df + 0.5) - np.log(df + 0.5)
-        self.average_idf_ = float(idf.mean()) if len(idf) else 0.0
-        self.idf_ = np.where(idf < 0, cfg.epsilon * self.average_idf_, idf)
+        self.idf_, self.average_idf_ = idf_function(cfg.idf)(df, n_docs, cfg.epsilon)
         # Term part per stored (doc, term): the doc's length normaliser broadcast by row.
         norm = cfg.k1 * (1 - cfg.b + cfg.b * doc_len / self.avgdl_) if self.avgdl_ > 0 \
             else np.full(n_docs, cfg.k1 * (1 - cfg.b))
@@ -87,7 +116,7 @@ class SparseBM25:
         terms = sorted(self.vocab_, key=self.vocab_.__getitem__)
         w = self.weights_
         with replaced(Path(path)) as fh:
-            np.savez(fh, format=_FORMAT, params=np.array([self.cfg.k1, self.cfg.b, self.cfg.epsilon]),
+            np.savez(fh, format=_FORMAT, params=np.array([self.cfg.k1, self.cfg.b, self.cfg.epsilon]), idf_name=np.array(self.cfg.idf),
                      data=w.data, indices=w.indices, indptr=w.indptr, shape=np.array(w.shape),
                      idf=self.idf_, doc_len=self.doc_len_,
                      scalars=np.array([self.avgdl_, self.average_idf_]),
@@ -98,7 +127,7 @@ class SparseBM25:
         """The saved index, or None when it is missing, unreadable or made with other params."""
         try:
             with np.load(path, allow_pickle=False) as data:
-                if int(data["format"]) != _FORMAT or \
+                if int(data["format"]) != _FORMAT or str(data["idf_name"]) != cfg.idf or \
                         not np.array_equal(data["params"], [cfg.k1, cfg.b, cfg.epsilon]):
                     return None
                 model = cls(cfg)

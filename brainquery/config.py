@@ -45,6 +45,7 @@ class BM25Section:
     k1: float
     b: float
     epsilon: float
+    idf: str = "okapi"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -122,6 +123,18 @@ class DecayModel:
     recency_blend: bool
     half_life_by_type: typing.Mapping[str, float]
     floor_by_type: typing.Mapping[str, float]
+    # How much of the age weight a document pays when no newer document about the same
+    # subject exists: weight ** unrivalled_power (0: none, 1: all of it).
+    unrivalled_power: float
+
+
+@dataclasses.dataclass(frozen=True)
+class RivalRule:
+    """When a newer document competes with an older one about the same subject."""
+    min_gap_days: float
+    coverage_share: float
+    match_share: float
+    value_match_share: float
 
 
 @dataclasses.dataclass(frozen=True)
@@ -138,6 +151,7 @@ class TimeSection:
     entity: DecayModel
     historical: DecayModel
     period: PeriodWeight
+    rival: RivalRule
 
 
 @dataclasses.dataclass(frozen=True)
@@ -160,6 +174,7 @@ class AnswerSection:
     value_kinds: tuple[str, ...]
     dated_kinds: tuple[str, ...]
     supersede_share: float
+    supersede_type_share: float
     kind_bonus: float
     context_weight: float
     question_word_weight: float

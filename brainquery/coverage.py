@@ -15,7 +15,7 @@ import dataclasses
 
 import numpy as np
 
-from .bm25 import SparseBM25
+from .bm25 import SparseBM25, unseen_idf
 from .textproc import Analyzer
 
 
@@ -51,8 +51,8 @@ class TopicTerms:
                     rows.append(col)
                     cols.append(j)
         # BM25's IDF at a document frequency of 0: rarer than any word the corpus has.
-        unseen_idf = float(np.log((bm25.n_docs + 0.5) / 0.5))
-        weights = np.array([float(bm25.idf_[bm25.vocab_[t]]) if t in bm25.vocab_ else unseen_idf
+        unseen = unseen_idf(bm25.cfg.idf, bm25.n_docs)
+        weights = np.array([float(bm25.idf_[bm25.vocab_[t]]) if t in bm25.vocab_ else unseen
                             for t in base], dtype=np.float64)
         wholes = []   # (term index, vocabulary columns of a several-word synonym)
         for j, term in enumerate(base):

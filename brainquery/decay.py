@@ -11,7 +11,7 @@ from typing import Callable, Mapping, Sequence
 
 import numpy as np
 
-from .config import DecayModel, PeriodWeight
+from .config import DecayModel, PeriodWeight, RivalRule
 
 SECONDS_PER_DAY = 86400.0
 
@@ -49,7 +49,8 @@ def per_type(table: Mapping[str, float], default: float, type_names: Sequence[st
 
 
 def time_weight(model: DecayModel, age_days: np.ndarray, type_codes: np.ndarray,
-                type_names: Sequence[str], recency: float, relevant: np.ndarray) -> np.ndarray:
+                type_names: Sequence[str], recency: float, relevant: np.ndarray,
+                rival: np.ndarray | None = None) -> np.ndarray:
     """The time weight of each candidate under `model`.
 
     `relevant` marks candidates that answer the question at all: the soft cutoff only
@@ -78,7 +79,28 @@ def time_weight(model: DecayModel, age_days: np.ndarray, type_codes: np.ndarray,
         # weight ** r: no time weight for r = 0, all of it for r = 1, and in between the
         # order of ages is kept (a linear blend would flatten every old document to 1 - r).
         weight = np.power(weight, recency)
+    if rival is not None:
+        weight = np.where(rival, weight, np.power(weight, model.unrivalled_power))
     return weight
+
+
+def rivalled(epochs: np.ndarray, coverage: np.ndarray, evidence: np.ndarray, on_topic: np.ndarray,
+             has_value: np.ndarray, cfg: RivalRule) -> np.ndarray:
+    """Which candidates a newer one about the same subject may have superseded: a document
+    written at least `min_gap_days` later, about the question, covering its words nearly as
+    fully, with evidence (its score before time) about as strong — or, when both state a
+    value of the kind asked for (a size, an amount, a time), at least `value_match_share`
+    as strong. An old document with no such rival is not out of date, only old (a pet's
+    microchip number, who someone is)."""
+    match = evidence
+    epochs = np.asarray(epochs, dtype=np.float64)
+    dated = ~np.isnan(epochs)
+    newer = (epochs[None, :] - epochs[:, None]) >= cfg.min_gap_days * SECONDS_PER_DAY   # [i, j]: j newer
+    newer &= dated[None, :] & dated[:, None] & on_topic[None, :]
+    covers = coverage[None, :] >= cfg.coverage_share * coverage[:, None] - 1e-9
+    matches = match[None, :] >= cfg.match_share * match[:, None]
+    values = (has_value[None, :] & has_value[:, None]) & (match[None, :] >= cfg.value_match_share * match[:, None])
+    return (newer & covers & (matches | values)).any(axis=1) | ~dated
 
 
 def period_weight(cfg: PeriodWeight, epochs: np.ndarray, start: float, end: float,

@@ -107,10 +107,15 @@ class Ranker:
                      * parts["coverage"] ** scoring.coord_power)
         on_topic = self._on_topic(query, candidates, parts)
         ages = self.time.ages(query, candidates)
-        parts["decay"] = self.time.score(query, candidates, on_topic, ages)
-        parts["type_weight"] = self.types.score(query, candidates)
         parts["answer_type"] = self.answer_type.score(query, candidates)
+        parts["type_weight"] = self.types.score(query, candidates)
         parts["type_hint"] = self.type_hint.score(query, candidates)
+        # Whether a newer document supersedes an older one is judged on the evidence
+        # without time: a store's sale flyer naming filter sizes is no rival to the invoice.
+        evidence = relevance * parts["type_weight"] * parts["answer_type"] * parts["type_hint"]
+        has_value = (parts["answer_type"] >= 1.0) & (query.kind is not None)
+        rival = self.time.rivals(candidates, parts["coverage"], evidence, on_topic, has_value)
+        parts["decay"] = self.time.score(query, candidates, on_topic, ages, rival)
         # "What's on the calendar tomorrow" asks for the day itself: when the question's
         # topic is no more than the kind of document, the events of that day are the answer.
         day_question = in_window.size > 0 and query.topic.only_type_terms()
@@ -143,7 +148,7 @@ class Ranker:
         the best — unless the candidate covers the question as fully as the best does (an
         event on the named day "mentions" the calendar by being one, in no words at all)."""
         scoring = self.config.scoring
-        match = scoring.alpha * parts["bm25"] + scoring.beta * np.maximum(query.cosine_all[candidates], 0.0)
+        match = self._match(query, candidates, parts)
         coverage = parts["coverage"]
         on_topic = np.ones(candidates.size, dtype=bool)
         full = np.zeros(candidates.size, dtype=bool)
@@ -153,6 +158,11 @@ class Ranker:
         if match.size and match.max() > 0:
             on_topic &= (match >= scoring.relevant_share * match.max()) | full
         return on_topic
+
+    def _match(self, query: Query, candidates: np.ndarray, parts: dict[str, np.ndarray]) -> np.ndarray:
+        """A lexical-or-semantic match: normalised BM25 plus the positive cosine."""
+        scoring = self.config.scoring
+        return scoring.alpha * parts["bm25"] + scoring.beta * np.maximum(query.cosine_all[candidates], 0.0)
 
     def _halt_reason(self, ranked: list[Ranked]) -> str:
         scoring = self.config.scoring

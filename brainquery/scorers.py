@@ -13,7 +13,7 @@ import numpy as np
 
 from .config import Config
 from .coverage import TopicTerms
-from .decay import SECONDS_PER_DAY, per_type, period_weight, time_weight
+from .decay import SECONDS_PER_DAY, per_type, period_weight, rivalled, time_weight
 from .query_index import QueryIndex
 from .router import Route
 
@@ -193,9 +193,19 @@ class TimeScorer:
         event_age[has] = np.minimum.reduceat(gap, offsets[has])
         return np.where(np.isfinite(event_age), event_age, age)
 
+    def rivals(self, candidates: np.ndarray, coverage: np.ndarray, match: np.ndarray,
+               on_topic: np.ndarray, has_value: np.ndarray) -> np.ndarray:
+        """Candidates a newer document about the same subject competes with (decay.rivalled).
+        A calendar event is always judged by its own time against the question's."""
+        index = self.index
+        docs = index.chunk_doc[candidates]
+        rival = rivalled(index.doc_epoch[docs], coverage, match, on_topic, has_value, self.config.time.rival)
+        return rival | (index.doc_type[docs] == self.event_code)
+
     def score(self, query: Query, candidates: np.ndarray, on_topic: np.ndarray | None = None,
-              ages: np.ndarray | None = None) -> np.ndarray:
-        """`ages`: self.ages(query, candidates), when the caller has them already."""
+              ages: np.ndarray | None = None, rival: np.ndarray | None = None) -> np.ndarray:
+        """`ages`: self.ages(query, candidates), when the caller has them already; `rival`:
+        self.rivals(...), None for the pattern's age weight on every candidate."""
         index, route = self.index, query.route
         docs = index.chunk_doc[candidates]
         window = route.window
@@ -215,7 +225,7 @@ class TimeScorer:
             relevant = np.ones(len(candidates), dtype=bool) if on_topic is None else on_topic
             ages = self.ages(query, candidates) if ages is None else ages
             weight = time_weight(model, ages, index.doc_type[docs],
-                                 index.type_names, route.recency, relevant)
+                                 index.type_names, route.recency, relevant, rival)
         cancelled = index.doc_cancelled[docs]
         weight = np.where(cancelled, weight * self.config.scoring.cancelled_factor, weight)
         if route.pattern == "historical":

@@ -10,7 +10,7 @@ import rank_bm25
 from brainquery.bm25 import SparseBM25
 from brainquery.config import load_config
 
-CFG = load_config().bm25
+CFG = dataclasses.replace(load_config().bm25, idf="okapi")  # the rank-bm25 semantics
 
 
 def _random_corpus(seed: int, n_docs: int, vocab: int, max_len: int, min_len: int = 0) -> list[list[str]]:
@@ -118,3 +118,18 @@ def test_index_made_with_other_parameters_loads_as_none(tmp_path):
     path = tmp_path / "bm25.npz"
     SparseBM25(CFG).fit(_random_corpus(6, 10, 10, 10)).save(path)
     assert SparseBM25.load(path, dataclasses.replace(CFG, k1=CFG.k1 + 0.1)) is None
+
+
+def test_lucene_idf_keeps_a_word_found_in_half_of_a_small_store():
+    # Three documents, "maggie" in two of them: Okapi's idf is negative there (floored to
+    # ~0), so the question "maggie vet" could not tell the vet visit from the unrelated note.
+    corpus = [["maggie", "vet", "rabies"], ["maggie", "flight", "lands"], ["piano", "lesson"]]
+    lucene = SparseBM25(dataclasses.replace(CFG, idf="lucene")).fit(corpus)
+    assert (lucene.idf_ > 0).all()
+    scores = lucene.scores(["maggie", "vet"])
+    assert scores[0] > scores[1] > scores[2] == 0.0
+
+
+def test_an_unknown_idf_is_named_with_the_valid_ones():
+    with pytest.raises(ValueError, match="okapi, lucene"):
+        SparseBM25(dataclasses.replace(CFG, idf="bm42")).fit([["a"]])
