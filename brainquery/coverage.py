@@ -38,13 +38,19 @@ class TopicTerms:
         terms = analyzer.query_terms(question)
         base = [t for t in dict.fromkeys(t for t, w in terms if w >= 1.0) if t not in ignore]
         own_alternatives = {t: analyzer.synonyms(t) for t in base}
-        # Synonyms of a phrase ("half day" ~ "early release") stand in for each word of it
-        # that has no synonyms of its own.
-        own_expansions = {a for t in base for a, w in analyzer.query_terms(t) if w < 1.0}
-        phrase = {t for t, w in terms if w < 1.0} - own_expansions
+        # Synonyms of a phrase ("half day" ~ "early release") stand in for each word of
+        # that phrase that has no synonyms of its own, and for no other word: "chimney"
+        # is not present wherever the "sweep" of "chimney sweep"'s group is.
+        phrase_of: dict[str, set[str]] = {}
+        for words, groups in analyzer.matched_phrases(question):
+            if len(words) < 2:
+                continue
+            expansions = {t for g in groups for t in analyzer.group_terms(g)}
+            for word in set(words) & set(base):
+                phrase_of.setdefault(word, set()).update(expansions - {word})
         rows, cols = [], []
         for j, term in enumerate(base):
-            alternatives = own_alternatives[term] or phrase
+            alternatives = own_alternatives[term] or phrase_of.get(term, set())
             for word in {term} | alternatives:
                 col = bm25.vocab_.get(word)
                 if col is not None:

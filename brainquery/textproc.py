@@ -3,7 +3,8 @@
 People and their paperwork use different word forms ("roofer" / "Roofing", "weigh" /
 "Weight", "vet" / "Veterinary"). One analysis, applied to documents and questions alike:
 
-- lowercase; "16 x 25 x 4" and '16" x 25"' become "16x25x4"; thousands separators go
+- case folded and accents stripped ("Réservation" -> "reservation", "Straße" -> "strasse"),
+  so a question typed without accents meets a document written with them; "16 x 25 x 4" and '16" x 25"' become "16x25x4"; thousands separators go
   and zero decimals go ("$14,850.00" -> "14850", "34.50" -> "34.5"); a possessive "'s" goes and other apostrophes close up ("don't" ->
   "dont"); a unit or clock suffix glued to a number is split off ("12:15pm" -> "12 15 pm").
 - tokens are runs of letters and digits, so "16x25x4", "hl96v" and "5th" stay whole, and
@@ -22,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import re
 import tomllib
+import unicodedata
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -29,7 +31,7 @@ from ingest.config import ConfigError, config_file
 
 from .config import TextSection
 
-_VERSION = 2  # bump when the analysis of documents changes; cached models then refit
+_VERSION = 3  # bump when the analysis of documents changes; cached models then refit
 
 # Numbers as a person would type them, in one pass (anchored on a digit, which is fast):
 # '16" x 25" x 4"' -> '16x25x4'; "$14,850.00" -> "14850"; "34.50" -> "34.5".
@@ -43,6 +45,15 @@ _ORDINAL = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)\b")
 # Joins texts normalised together; no pattern of _normalise matches it or spans it.
 _SEPARATOR = "\x00"
 _TOKEN = re.compile(r"\d+(?:\.\d+)+|[^\W_]+(?:-[^\W_]+)*")
+_COMBINING = re.compile(r"[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
+
+
+def fold(text: str) -> str:
+    """Lowercase without accents: "Réservation" -> "reservation", "Straße" -> "strasse".
+    ASCII text (most of it) only pays for lower()."""
+    if text.isascii():
+        return text.lower()
+    return _COMBINING.sub("", unicodedata.normalize("NFKD", text.casefold()))
 
 
 class Analyzer:
@@ -144,19 +155,31 @@ class Analyzer:
     def matched_groups(self, question: str) -> list[int]:
         """Indices of the synonym groups the question names: at each position the longest
         member phrase that matches wins and its words are consumed."""
-        seq = self.words(question)
         found: list[int] = []
+        for _, groups in self.matched_phrases(question):
+            found.extend(g for g in groups if g not in found)
+        return found
+
+    def matched_phrases(self, question: str) -> list[tuple[tuple[str, ...], list[int]]]:
+        """The member phrases the question names, as (its stemmed words, its groups)."""
+        seq = self.words(question)
+        found: list[tuple[tuple[str, ...], list[int]]] = []
         i = 0
         while i < len(seq):
             for n in range(min(self._longest_phrase, len(seq) - i), 0, -1):
-                groups = self._phrases.get(tuple(seq[i:i + n]))
+                phrase = tuple(seq[i:i + n])
+                groups = self._phrases.get(phrase)
                 if groups:
-                    found.extend(g for g in groups if g not in found)
+                    found.append((phrase, groups))
                     i += n
                     break
             else:
                 i += 1
         return found
+
+    def group_terms(self, group: int) -> tuple[str, ...]:
+        """The content terms of every member of a synonym group."""
+        return self._group_terms[group]
 
     @property
     def fingerprint(self) -> str:
@@ -170,7 +193,7 @@ class Analyzer:
 
     # ---- internals ------------------------------------------------------------------
     def _normalise(self, text: str) -> str:
-        text = _ORDINAL.sub(r"\1", _NUMBER.sub(_fix_number, text.lower()))
+        text = _ORDINAL.sub(r"\1", _NUMBER.sub(_fix_number, fold(text)))
         text = _APOSTROPHE.sub("", _POSSESSIVE.sub("", text))
         return self._unit.sub(" ", text) if self._unit is not None else text
 
