@@ -77,6 +77,10 @@ class EvaluationSection:
     ask_p_at_1: float
     ask_r_at_3: float
     ask_criteria: float
+    heldout_sets: tuple[str, ...]
+    heldout_p_at_1: float
+    heldout_r_at_3: float
+    heldout_routing: float
 
 
 @dataclasses.dataclass(frozen=True)

@@ -247,3 +247,35 @@ def test_a_malformed_query_file_names_the_line(tmp_path, text, named):
     path.write_text(text)
     with pytest.raises(ValueError, match=named):
         read_queries(path)
+
+
+def _evaluation_questions() -> list[str]:
+    import json
+
+    from conftest import FIXTURES
+    return [json.loads(line)["question"] for path in sorted(FIXTURES.rglob("*.jsonl"))
+            for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def test_no_router_row_is_a_near_copy_of_an_evaluation_question():
+    # A labelled row that restates an evaluation question makes routing accuracy on it
+    # in-sample. Near = the same words, or a token Jaccard of 0.6 or more.
+    from brainquery.router import normalise, read_queries
+    from ingest.config import config_file
+
+    rows, _ = read_queries(config_file(load_config().router.queries_file))
+    asked = [set(normalise(q).split()) for q in _evaluation_questions()]
+    copies = [row for row in rows
+              if any(len(set(normalise(row).split()) & q) / len(set(normalise(row).split()) | q) >= 0.6
+                     for q in asked if q)]
+    assert not copies, copies[:10]
+
+
+def test_no_router_row_names_the_fixture_household():
+    from brainquery.router import normalise, read_queries
+    from ingest.config import config_file
+
+    names = {"ada", "theo", "biscuit", "chidi", "maja", "ingrid", "okafor", "lindqvist", "alvarez",
+             "hoffman", "driftless", "northstar", "birchwood", "natarajan", "hilltop", "lakeview"}
+    rows, _ = read_queries(config_file(load_config().router.queries_file))
+    assert not [row for row in rows if names & set(normalise(row).split())]
