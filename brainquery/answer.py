@@ -71,7 +71,9 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
     kinds, spans = _compiled(cfg)
     span = spans.get(kind) if kind else None
     cue = dict(kinds).get(kind) if kind else None
-    overlap = _sentence_scores(sentences, term_weights, tokenize)
+    token_sets = [set(t) for t in tokenize(sentences)]
+    overlap = np.array([sum(term_weights.get(t, 0.0) for t in tokens) for tokens in token_sets],
+                       dtype=np.float64)
     if overlap.max() > 0:
         overlap = overlap / overlap.max()
     context = np.zeros_like(overlap)
@@ -85,8 +87,27 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
     # A sentence is in play when it holds the question's words, or its neighbour does, or
     # it names the asked property itself ("Weight: 34.5 lb" for "how heavy is the dog").
     labelled = np.array([bool(cue and cue.search(s)) for s in sentences])
-    relevant = ((overlap + context) > 0) | labelled
-    scores = overlap + cfg.context_weight * context + (cfg.kind_bonus * has_span + specificity) * relevant
+    # A value's own label ("Total", "Amount due", "Lands at") says it is the one asked for,
+    # unless the question names another line ("the deposit"): its words then lead.
+    label = _value_label(cfg, kind)
+    has_label = np.array([bool(label and label.search(s)) for s in sentences])
+    # A table row splits label and value over two lines ("Total € Incl." / "VAT 681.87").
+    label_near = has_label.copy()
+    label_near[1:] |= has_label[:-1]
+    labelled_value = label_near & (has_span > 0)
+    label_bonus = cfg.value_label_bonus * labelled_value
+    if kind in cfg.total_kinds and labelled_value.any():
+        # "How much did the water heater cost": the document is about the water heater, the
+        # total is the answer; "how much was the deposit" names a line of its own.
+        named = _names_a_line(token_sets, found, term_weights, cfg)
+        label_bonus = label_bonus * (0.0 if named else cfg.total_label_weight)
+    relevant = ((overlap + context) > 0) | labelled | labelled_value
+    # Totals close a document: among equally good labelled values the later wins (the
+    # gross after the net, the amount due after the subtotal).
+    position = np.arange(len(sentences)) / (len(sentences) * 1e4)
+    scores = (overlap + cfg.context_weight * context
+              + (cfg.kind_bonus * has_span + label_bonus + specificity
+                 + position * labelled_value) * relevant)
     best = int(np.argmax(scores))
     chosen = [best]
     for i in np.argsort(-scores, kind="stable")[1:cfg.max_sentences]:
@@ -96,11 +117,32 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
     answer = " ".join(sentences[i] for i in chosen)
     if len(answer) > cfg.max_chars:
         answer = sentences[best][:cfg.max_chars].rstrip() + ("…" if len(sentences[best]) > cfg.max_chars else "")
-    # The most specific value among the chosen sentences ("16x25x4" over the "16x25" of
-    # a cabinet on the line before).
-    spans_found = [found[i] for i in chosen if found[i]]
-    shown = max(spans_found, key=len) if spans_found else None
+    # The value: the best sentence's span; else the most specific among the chosen ("16x25x4"
+    # over the "16x25" of a cabinet on the line before).
+    # An amount is the best sentence's own: the longest of the chosen could be a neighbour's total.
+    shown = found[best] if found[best] and (labelled_value[best] or kind in cfg.total_kinds) else None
+    if shown is None:
+        spans_found = [found[i] for i in chosen if found[i]]
+        shown = max(spans_found, key=len) if spans_found else None
     return Extract(answer, normalise_value(shown) if shown else None, float(scores[best]), shown)
+
+
+def _names_a_line(token_sets: list[set[str]], found: list[str | None], term_weights: dict[str, float],
+                  cfg: AnswerSection) -> bool:
+    """Does the question name one line of the document: a word of it that only a few
+    sentences hold, one of them holding a value? A word most lines repeat is the subject."""
+    counts: dict[str, int] = {}
+    for tokens in token_sets:
+        for t in tokens & term_weights.keys():
+            counts[t] = counts.get(t, 0) + 1
+    rare = {t for t, n in counts.items() if n <= cfg.line_term_max_sentences}
+    return any(f is not None and tokens & rare for tokens, f in zip(token_sets, found))
+
+
+@lru_cache(maxsize=32)
+def _value_label(cfg: AnswerSection, kind: str | None) -> re.Pattern | None:
+    pattern = dict(cfg.value_labels).get(kind) if kind else None
+    return re.compile(pattern, re.IGNORECASE) if pattern else None
 
 
 def same_value(a: str, b: str) -> bool:

@@ -93,6 +93,11 @@ class AskResult:
     cues: tuple[str, ...] = ()
     coverage: float = 0.0
     level: str = "unknown"          # one of LEVELS
+    # What `answer` is: a kind of value ("amount", "time", "size"...) when it is that value
+    # alone, "sentence" when it is the sentence(s) that answer, "unknown" with no answer.
+    answer_kind: str = "unknown"
+    # The sentence the answer came from, with its document (None with no answer).
+    evidence: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         out = dataclasses.asdict(self)
@@ -179,9 +184,17 @@ class Asker:
         confidence = (top_cover
                       * (0.5 + 0.5 * min(1.0, margin / cfg.margin_scale))
                       * (1.0 - cfg.freshness_weight * staleness))
-        return AskResult(answer=extract.text or None, confidence=round(float(confidence), 4),
+        value_answer = kind in self.config.answer.value_answers and bool(extract.shown)
+        meta = self.index.docs[top.doc]
+        evidence = {"text": extract.text, "source": str(meta.get("source", "")),
+                    "title": str(meta.get("title", "")), "doc_type": str(meta.get("doc_type", "")),
+                    "source_date": meta.get("source_date") or None,
+                    "attachment": str(meta.get("attachment", "")), "doc_id": str(meta.get("doc_id", ""))}
+        return AskResult(answer=(extract.shown if value_answer else extract.text) or None,
+                         confidence=round(float(confidence), 4),
                          message=message, conflicts=conflicts, coverage=round(top_cover, 4),
-                         level=level, **base)
+                         level=level, answer_kind=kind if value_answer else "sentence",
+                         evidence=evidence if extract.text else None, **base)
 
     # ---- the question ---------------------------------------------------------------
     def _anchored(self, route: Route, question: str, now: datetime) -> Route:

@@ -185,6 +185,13 @@ class AnswerSection:
     second_sentence_share: float
     kinds: tuple[tuple[str, str], ...]
     spans: tuple[tuple[str, str], ...]
+    value_label_bonus: float
+    total_kinds: tuple[str, ...]
+    total_label_weight: float
+    line_term_max_sentences: int
+    value_labels: tuple[tuple[str, str], ...]
+    # Kinds answered by the value alone ("$4.11"); the others by their sentence.
+    value_answers: tuple[str, ...]
 
 
 @dataclasses.dataclass(frozen=True)
