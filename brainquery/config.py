@@ -67,6 +67,11 @@ class StoreSection:
     collection: str
     sources_collection: str
     batch_size: int
+    lock_poll_seconds: float
+    lease_seconds: float
+    lease_settle_seconds: float
+    read_retries: int
+    read_retry_seconds: float
 
 
 @dataclasses.dataclass(frozen=True)
