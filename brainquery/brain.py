@@ -7,17 +7,18 @@ import threading
 from datetime import datetime, timezone
 from typing import Any, Callable, Sequence
 
-from . import query_index
+from . import check as check_module
+from . import model_cache, query_index
 from .ask import Asker, AskResult
 from .config import Config, load_config
-from .files import replaced
+from .files import remove_leftovers, replaced
 from .indexer import EXIT_NOTHING_RAN, Indexer, IngestSummary, ReportLine
 from .originals import Original, open_original
 from .store import Store
 from .writer_lock import stderr_notice
 
 _ROOTS_KEY = "ingest_roots"
-_LAST_INGEST_FILE = "last_ingest.json"
+_LAST_INGEST_FILE = check_module.LAST_INGEST_FILE
 
 # The fields of a document listing: a contract read by tools outside the repo.
 DOCUMENT_FIELDS = ("source", "message_id", "title", "doc_type", "source_date", "date_source",
@@ -57,6 +58,7 @@ class Brain:
         root, unless `follow_symlinks`."""
         with self._ingest_lock, self.store.writer(wait, self.notify):
             started = datetime.now(timezone.utc)
+            remove_leftovers(self.store.cache_dir, model_cache.LEGACY_FILES + query_index.LEGACY_FILES)
             named = [str(p) for p in paths]
             indexer = Indexer(self.store, self.config, now or started,
                               roots=None if follow_symlinks else [*self.roots(), *_real(named)])
@@ -101,6 +103,14 @@ class Brain:
             if gone:
                 self.store.set_state(**{_ROOTS_KEY: json.dumps([r for r in current if r not in gone])})
             return sorted(gone)
+
+    def check(self) -> check_module.CheckReport:
+        """Verify that the store and its caches agree; repair what does not (see check)."""
+        cached = _cached_chunk_count(self.store.cache_dir / query_index.INDEX_FILE)
+        with self._ingest_lock, self.store.writer(True, self.notify):
+            report = check_module.check(self.store, self.config, cached)
+        self._asker = None  # the next question reads what check published
+        return report
 
     def last_ingest(self) -> dict[str, Any] | None:
         """The latest ingest's paths, times and summary (the `ingest --json` object)."""

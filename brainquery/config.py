@@ -223,6 +223,9 @@ class WebSection:
     timeline_max_bars: int
     newest_shown: int
     max_failures_shown: int
+    max_body_bytes: int
+    max_ingest_paths: int
+    allowed_hidden: tuple[str, ...]
 
 
 @dataclasses.dataclass(frozen=True)

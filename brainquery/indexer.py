@@ -170,8 +170,8 @@ class Indexer:
         """A symlink in a folder (`docs/link -> /etc/passwd`) is followed only into a root."""
         path = str(blob.path)
         real = os.path.realpath(path)
-        if self.roots is None or real == path:
-            return True
+        if self.roots is None or real == path or not os.path.exists(real):
+            return True  # not a link, or a dangling one: reading it fails with its own error
         return any(real == root or real.startswith(root.rstrip(os.sep) + os.sep) for root in self.roots)
 
     # ---- one input --------------------------------------------------------------------

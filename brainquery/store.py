@@ -21,7 +21,7 @@ import numpy as np
 from .config import StoreSection
 from .writer_lock import LEASE_KEY, FileLock, Holder, LeaseLock, StoreBusy, stderr_notice
 
-__all__ = ["Store", "StoreError", "StoreBusy", "default_location", "is_server"]
+__all__ = ["Store", "StoreError", "StoreWriteError", "StoreBusy", "default_location", "is_server"]
 
 STORE_ENV = "BRAINQUERY_STORE"
 _SOURCE_VECTOR = [1.0]  # file records need a vector; they are looked up by id, never queried
@@ -29,6 +29,10 @@ _SOURCE_VECTOR = [1.0]  # file records need a vector; they are looked up by id, 
 
 class StoreError(RuntimeError):
     """The store cannot be opened or written."""
+
+
+class StoreWriteError(StoreError):
+    """A write failed part-way (a full disk); what was written is completed by the next run."""
 
 
 def _writes(method):
@@ -44,7 +48,7 @@ def _writes(method):
             raise
         except Exception as err:  # chromadb's errors share no base class worth naming
             first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
-            raise StoreError(f"cannot write the store at {self.location}: {first}") from err
+            raise StoreWriteError(f"cannot write the store at {self.location}: {first}") from err
     return wrapper
 
 

@@ -44,17 +44,20 @@ def household(tmp_path_factory):
     build_pdf(folder / "statement.pdf", ["Bank statement for October: balance 1,204.55."])
     store = root / "store"
     brain = Brain(store)
-    brain.ingest([FIXTURES / "corpus", folder], now=INGEST_NOW)
+    # follow_symlinks: the link out is stored, so the originals route's own guard is tested.
+    brain.ingest([FIXTURES / "corpus", folder], now=INGEST_NOW, follow_symlinks=True)
     (folder / "statement.pdf").unlink()
     (folder / "statement.pdf").symlink_to(outside / "secret.pdf")
     return brain, store, folder
 
 
 @pytest.fixture(scope="module")
-def client(household):
+def client(household, tmp_path_factory):
     brain, _, _ = household
     now = _ask_now(brain, datetime.strptime(ASK_DAY, "%Y-%m-%d"))
-    return TestClient(create_app(brain, now=now), base_url=LOCAL)
+    # Web ingests may name the tests' temporary folders (as `serve --allow` would).
+    return TestClient(create_app(brain, now=now, allowed_roots=[str(tmp_path_factory.getbasetemp())]),
+                      base_url=LOCAL)
 
 
 def doc_id(brain: Brain, name: str) -> str:
