@@ -12,6 +12,7 @@ import functools
 import hashlib
 import os
 import threading
+import time
 from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 from urllib.parse import urlparse
@@ -80,10 +81,7 @@ class Store:
             if read_only and not is_server(self.location) and not Path(self.location).is_dir():
                 pass  # nothing ingested yet: an empty store, and reading it creates nothing
             else:
-                self._client = self._connect()
-                self._chunks = self._collection(cfg.collection, {"hnsw": {"space": "cosine"}})
-                self._sources = self._collection(cfg.sources_collection, None)
-                self.batch_size = max(1, min(cfg.batch_size, self._client.get_max_batch_size()))
+                self._open_collections()
         except StoreError:
             raise
         except Exception as err:  # chromadb raises connection, value and Rust-side errors
@@ -91,6 +89,21 @@ class Store:
         self._lock = (LeaseLock(lambda: self.state().get(LEASE_KEY), self._set_lease,
                                 cfg.lease_seconds, cfg.lease_settle_seconds)
                       if is_server(self.location) else FileLock(Path(self.location)))
+
+    def _open_collections(self) -> None:
+        """Two processes creating one new store at once race inside Chroma's SQLite
+        ("database is locked"): the loser tries again."""
+        for attempt in range(self.cfg.read_retries):
+            try:
+                self._client = self._connect()
+                self._chunks = self._collection(self.cfg.collection, {"hnsw": {"space": "cosine"}})
+                self._sources = self._collection(self.cfg.sources_collection, None)
+                self.batch_size = max(1, min(self.cfg.batch_size, self._client.get_max_batch_size()))
+                return
+            except Exception as err:
+                if "locked" not in str(err) or attempt == self.cfg.read_retries - 1:
+                    raise
+                time.sleep(self.cfg.read_retry_seconds)
 
     def _collection(self, name: str, configuration: dict | None):
         if not self.read_only:
@@ -138,10 +151,7 @@ class Store:
     def _open_writable(self) -> None:
         self.read_only = False
         try:
-            self._client = self._connect()
-            self._chunks = self._collection(self.cfg.collection, {"hnsw": {"space": "cosine"}})
-            self._sources = self._collection(self.cfg.sources_collection, None)
-            self.batch_size = max(1, min(self.cfg.batch_size, self._client.get_max_batch_size()))
+            self._open_collections()
         except Exception as err:
             raise StoreError(f"cannot open the store at {self.location} for writing: {err}") from err
 

@@ -121,8 +121,11 @@ class FileLock:
                     raise StoreBusy(f"the store is being written by {who}") from None
                 notify(f"the store is being written by {who}; waiting for it to finish")
                 fcntl.flock(fd, fcntl.LOCK_EX)
+            # A holder that exits cleanly erases its record: one still here belongs to a
+            # process that died holding the lock (the kernel released the flock for it;
+            # it may not even be reaped yet, so its PID can still look alive).
             previous = _read(fd)
-            if previous is not None and not previous.alive():
+            if previous is not None:
                 notify(f"broke a stale lock left by {previous.describe()} (no longer running)")
             _write(fd, Holder.me().dump())
             try:

@@ -20,12 +20,13 @@ from brainquery.cli import main
 QUESTION = "Where does the garden club meet?"
 
 
-def _corpus(folder: Path, n: int = 8) -> Path:
+def _corpus(folder: Path, n: int = 8, first: int = 0) -> Path:
+    """`n` garden-club mails numbered from `first` (distinct numbers, distinct messages)."""
     folder.mkdir(parents=True, exist_ok=True)
-    for i in range(n):
+    for i in range(first, first + n):
         write_eml(folder / f"mail-{i:02d}.eml", {
             "From": f"Neighbour {i} <n{i}@example.org>", "To": "family@example.org",
-            "Subject": f"Garden club meeting {i}", "Date": f"Mon, {1 + i:02d} Jun 2025 10:00:00 +0000",
+            "Subject": f"Garden club meeting {i}", "Date": f"Mon, {1 + i % 27:02d} Jun 2025 10:00:00 +0000",
             "Message-ID": f"<garden-{i}@example.org>"},
             f"The garden club meets on day {i} behind the library. Bring tomatoes and basil.\n")
     return folder
@@ -123,10 +124,13 @@ def stored_vectors(brain: Brain) -> tuple[list[str], np.ndarray, list[str]]:
             [model_cache.embed_text(str(r[2].get("title", "")), r[1]) for r in rows])
 
 
-def assert_store_and_index_agree(store: Path) -> None:
+def assert_store_and_index_agree(store: Path, config: Path | None = None) -> None:
     """Every stored vector is the recorded model's vector of its chunk, and the index a
-    reader opens holds exactly the store's vectors, row for row."""
-    brain = Brain(store)
+    reader opens holds exactly the store's vectors, row for row. `config`: the file the
+    store was written with (another embedding config would refit)."""
+    from brainquery.config import load_config
+
+    brain = Brain(store, load_config(config))
     ids, vectors, texts = stored_vectors(brain)
     model = model_cache.open_model(brain.store, brain.config.embedding, brain.config.text)
     np.testing.assert_allclose(vectors, model.transform(texts), atol=1e-5)
