@@ -168,6 +168,9 @@ def rebuild(store: Store, config: Config) -> QueryIndex:
 
 
 def build(store: Store, config: Config) -> QueryIndex:
+    # The model first: when its cache is stale (a crash during a refit) opening it refits
+    # and rewrites every vector, and the index must be read from the rewritten ones.
+    dense = model_cache.open_model(store, config.embedding, config.text)
     # Per chunk only what scoring needs; whole metadata records only per document (at
     # 100,000 chunks a record per chunk would cost hundreds of MB for nothing).
     ids, texts, vectors, chunks = [], [], [], []
@@ -229,7 +232,7 @@ def build(store: Store, config: Config) -> QueryIndex:
     graph = EvidenceGraph(config.graph).fit(
         [analyzer.words(unquoted(model_cache.embed_text(c[2], t))) for c, t in zip(chunks, texts)],
         [c[3] for c in chunks], docs=chunk_doc)
-    dense = model_cache.open_model(store, config.embedding, config.text) if ids else None
+    dense = dense if ids else None
     kind_names = tuple(kind for kind, _ in config.answer.spans)
     patterns = [re.compile(pattern) for _, pattern in config.answer.spans]
     chunk_kinds = np.array([[p.search(t) is not None for p in patterns] for t in texts],
