@@ -18,6 +18,7 @@ from typing import Any, Literal
 from urllib.parse import quote, urlsplit
 
 from fastapi import FastAPI, HTTPException, Query, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
@@ -81,6 +82,12 @@ def create_app(brain: Brain, *, token: str = "", now: datetime | None = None,
     app = FastAPI(title="Brain Query", version="1", description=__doc__,
                   docs_url=None, redoc_url=None, openapi_url="/api/openapi.json")
     app.add_middleware(BodyLimit, max_bytes=web.max_body_bytes)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, err: RequestValidationError):
+        # Where and why, never the input: it may be megabytes, or not JSON at all (inf).
+        return JSONResponse({"detail": [{"loc": list(e.get("loc", ())), "msg": e.get("msg", "")}
+                                        for e in err.errors()]}, status_code=422)
     roots = list(brain.roots() if allowed_roots is None else allowed_roots)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     templates = Jinja2Templates(directory=HERE / "templates")
