@@ -13,7 +13,7 @@ measures them). Each size runs in child processes of its own, and its store is d
 afterwards:
 
 - write: generate the chunks, fit the embedder and embed (first_fit + transform), upsert.
-- ask:   `query_index.build` from the store (the total), pickle it as `rebuild` would and
+- ask:   `query_index.build` from the store (the total), save it as arrays as `rebuild` does and
          load it back, then an Asker answers --questions questions after one warm-up; its
          peak RSS is the figure held to the memory target.
 - parts: the build's parts one by one on the same store: the Chroma scan, the text
@@ -30,7 +30,6 @@ import cProfile
 import gc
 import io
 import json
-import pickle
 import pstats
 import resource
 import shutil
@@ -143,10 +142,18 @@ def child_ask(store_dir: str, n_questions: int, profile: bool) -> dict:
     build_s = time.perf_counter() - start
     peak_build = _peak_rss_mb()
     start = time.perf_counter()
-    blob = pickle.dumps({"format": 1, "index": index}, protocol=pickle.HIGHEST_PROTOCOL)
+    # The cache format the store uses: arrays in an .npz (no pickle), read back verified.
+    import io
+
+    import numpy as np
+
+    buffer = io.BytesIO()
+    np.savez(buffer, allow_pickle=False, **query_index.to_arrays(index, config))
+    blob = buffer.getvalue()
     save_s = time.perf_counter() - start
     start = time.perf_counter()
-    index = pickle.loads(blob)["index"]
+    with np.load(io.BytesIO(blob), allow_pickle=False) as npz:
+        index = query_index.from_arrays({k: npz[k] for k in npz.files}, config)
     load_s = time.perf_counter() - start
     cache_mb = len(blob) / 2**20
     del blob

@@ -27,7 +27,7 @@ import numpy as np
 from scipy import sparse
 
 from .config import BM25Section
-from .files import replaced
+from .files import write_arrays
 
 _FORMAT = 1
 
@@ -111,32 +111,50 @@ class SparseBM25:
         scores = self.weights_[:, unique] @ query
         return scores if candidates is None else scores[np.asarray(candidates, dtype=np.int64)]
 
-    # Persistence: one .npz (the vocabulary as a JSON string inside it), written atomically.
-    def save(self, path: str | Path) -> None:
+    # Persistence: arrays (the vocabulary as JSON text), no pickle.
+    def to_arrays(self) -> dict[str, np.ndarray]:
         terms = sorted(self.vocab_, key=self.vocab_.__getitem__)
         w = self.weights_
-        with replaced(Path(path)) as fh:
-            np.savez(fh, format=_FORMAT, params=np.array([self.cfg.k1, self.cfg.b, self.cfg.epsilon]), idf_name=np.array(self.cfg.idf),
-                     data=w.data, indices=w.indices, indptr=w.indptr, shape=np.array(w.shape),
-                     idf=self.idf_, doc_len=self.doc_len_,
-                     scalars=np.array([self.avgdl_, self.average_idf_]),
-                     vocab=np.array(json.dumps(terms)))
+        return {"format": np.array(_FORMAT), "params": np.array([self.cfg.k1, self.cfg.b, self.cfg.epsilon]),
+                "idf_name": np.array(self.cfg.idf),
+                "data": w.data, "indices": w.indices, "indptr": w.indptr, "shape": np.array(w.shape),
+                "idf": self.idf_, "doc_len": self.doc_len_,
+                "scalars": np.array([self.avgdl_, self.average_idf_]),
+                "vocab": np.array(json.dumps(terms))}
+
+    @classmethod
+    def from_arrays(cls, data: dict[str, np.ndarray], cfg: BM25Section) -> SparseBM25 | None:
+        """The index saved by `to_arrays`, or None when it was made with other params or its
+        arrays do not fit together."""
+        try:
+            if int(data["format"]) != _FORMAT or str(data["idf_name"]) != cfg.idf or \
+                    not np.array_equal(data["params"], [cfg.k1, cfg.b, cfg.epsilon]):
+                return None
+            model = cls(cfg)
+            model.weights_ = sparse.csc_matrix(
+                (data["data"], data["indices"], data["indptr"]), shape=tuple(int(n) for n in data["shape"]))
+            model.weights_.check_format(full_check=True)
+            model.idf_ = np.asarray(data["idf"], dtype=np.float64)
+            model.doc_len_ = np.asarray(data["doc_len"], dtype=np.int64)
+            model.avgdl_, model.average_idf_ = map(float, data["scalars"])
+            terms = json.loads(str(data["vocab"]))
+            model.vocab_ = {str(t): i for i, t in enumerate(terms)}
+        except (ValueError, KeyError, TypeError, IndexError):
+            return None
+        n_docs, n_terms = model.weights_.shape
+        if model.idf_.shape != (n_terms,) or model.doc_len_.shape != (n_docs,) or len(model.vocab_) != n_terms:
+            return None
+        return model
+
+    def save(self, path: str | Path) -> None:
+        write_arrays(Path(path), self.to_arrays())
 
     @classmethod
     def load(cls, path: str | Path, cfg: BM25Section) -> SparseBM25 | None:
         """The saved index, or None when it is missing, unreadable or made with other params."""
         try:
             with np.load(path, allow_pickle=False) as data:
-                if int(data["format"]) != _FORMAT or str(data["idf_name"]) != cfg.idf or \
-                        not np.array_equal(data["params"], [cfg.k1, cfg.b, cfg.epsilon]):
-                    return None
-                model = cls(cfg)
-                model.weights_ = sparse.csc_matrix(
-                    (data["data"], data["indices"], data["indptr"]), shape=tuple(data["shape"]))
-                model.idf_ = data["idf"]
-                model.doc_len_ = data["doc_len"]
-                model.avgdl_, model.average_idf_ = map(float, data["scalars"])
-                model.vocab_ = {t: i for i, t in enumerate(json.loads(str(data["vocab"])))}
+                arrays = {name: data[name] for name in data.files}
         except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
             return None
-        return model
+        return cls.from_arrays(arrays, cfg)

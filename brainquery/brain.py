@@ -7,16 +7,18 @@ import threading
 from datetime import datetime, timezone
 from typing import Any, Callable, Sequence
 
-from . import query_index
+from . import check as check_module
+from . import model_cache, query_index
 from .ask import Asker, AskResult
 from .config import Config, load_config
-from .files import replaced
-from .indexer import Indexer, IngestSummary, ReportLine
+from .files import remove_leftovers, replaced
+from .indexer import EXIT_NOTHING_RAN, Indexer, IngestSummary, ReportLine
 from .originals import Original, open_original
 from .store import Store
+from .writer_lock import stderr_notice
 
 _ROOTS_KEY = "ingest_roots"
-_LAST_INGEST_FILE = "last_ingest.json"
+_LAST_INGEST_FILE = check_module.LAST_INGEST_FILE
 
 # The fields of a document listing: a contract read by tools outside the repo.
 DOCUMENT_FIELDS = ("source", "message_id", "title", "doc_type", "source_date", "date_source",
@@ -30,10 +32,15 @@ class Brain:
     $BRAINQUERY_STORE / the per-user default.
     """
 
-    def __init__(self, store: str | os.PathLike | None = None, config: Config | None = None):
+    def __init__(self, store: str | os.PathLike | None = None, config: Config | None = None,
+                 read_only: bool = False, notify: Callable[[str], None] = stderr_notice):
+        """`read_only`: only ask and list (see Store). `notify(message)`: what to tell the
+        user about the writer lock (waiting for another writer, a stale lock broken)."""
         self.config = config or load_config()
-        self.store = Store(store, self.config.store)
+        self.store = Store(store, self.config.store, read_only=read_only)
+        self.notify = notify
         self._asker: Asker | None = None
+        self._asker_generation = -1  # the published generation the Asker's index is of
         # One ingest at a time; questions go on meanwhile against the index they started with.
         self._ingest_lock = threading.Lock()
         # An Asker keeps per-question scratch state: one question at a time per Brain (the
@@ -43,22 +50,33 @@ class Brain:
     def ingest(self, paths: Sequence[str | os.PathLike], *, now: datetime | None = None,
                progress: bool | None = False,
                on_line: Callable[[ReportLine], None] | None = None,
-               on_input: Callable[[int, int, str], None] | None = None) -> IngestSummary:
-        """Ingest files, folders and mailboxes. `on_input(done, total, path)` reports progress."""
-        with self._ingest_lock:
+               on_input: Callable[[int, int, str], None] | None = None,
+               wait: bool = True, follow_symlinks: bool = False) -> IngestSummary:
+        """Ingest files, folders and mailboxes. `on_input(done, total, path)` reports progress.
+        Holds the store's writer lock: another writer is waited for (`wait`), or StoreBusy
+        is raised. A symlink inside a folder is followed only to a file inside an ingested
+        root, unless `follow_symlinks`."""
+        with self._ingest_lock, self.store.writer(wait, self.notify):
             started = datetime.now(timezone.utc)
-            self._add_roots(paths)
-            indexer = Indexer(self.store, self.config, now or started)
+            remove_leftovers(self.store.cache_dir, model_cache.LEGACY_FILES + query_index.LEGACY_FILES)
+            named = [str(p) for p in paths]
+            indexer = Indexer(self.store, self.config, now or started,
+                              roots=None if follow_symlinks else [*self.roots(), *_real(named)])
             previous = query_index.mark_dirty(self.store)
-            summary = indexer.ingest([str(p) for p in paths], progress=progress, on_line=on_line,
-                                     on_input=on_input)
+            summary = indexer.ingest(named, progress=progress, on_line=on_line, on_input=on_input)
             if indexer.changed or not previous or previous == query_index.DIRTY:
                 # The evidence graph and BM25 matrix are built here, at index time, so the
                 # first question does not pay for them. The new Asker replaces the old in
                 # one assignment: a question in flight finishes on the one it began with.
-                self._asker = Asker(query_index.rebuild(self.store, self.config), self.config)
+                index = query_index.rebuild(self.store, self.config)
+                self._asker = Asker(index, self.config)
+                self._asker_generation = query_index.generation(self.store.state())
             else:
                 query_index.restore(self.store, previous)
+            # Only an ingest that ran names roots: a path that failed (missing, too long)
+            # must not stay in the store's state.
+            if summary.exit_code != EXIT_NOTHING_RAN:
+                self._add_roots([p for p in named if os.path.exists(p)])
             self._record_ingest(paths, started, summary)
             return summary
 
@@ -68,18 +86,46 @@ class Brain:
                              self.config.ingest.ingest.max_file_bytes)
 
     def roots(self) -> list[str]:
-        """Every file and folder ever named to ingest, symlinks resolved."""
-        return json.loads(self.store.state().get(_ROOTS_KEY) or "[]")
+        """Every file and folder ever named to an ingest that ran, symlinks resolved."""
+        try:
+            roots = json.loads(self.store.state().get(_ROOTS_KEY) or "[]")
+        except ValueError:
+            return []
+        return [r for r in roots if isinstance(r, str)] if isinstance(roots, list) else []
+
+    def forget_roots(self, roots: Sequence[str]) -> list[str]:
+        """Remove roots (as listed by `roots()`, or a path that resolves to one); their
+        documents stay, but their originals are no longer opened. Returns what was removed."""
+        with self.store.writer(True, self.notify):
+            current = self.roots()
+            gone = {r for r in current for given in roots
+                    if r == given or r == os.path.realpath(os.path.expanduser(given))}
+            if gone:
+                self.store.set_state(**{_ROOTS_KEY: json.dumps([r for r in current if r not in gone])})
+            return sorted(gone)
+
+    def check(self) -> check_module.CheckReport:
+        """Verify that the store and its caches agree; repair what does not (see check)."""
+        cached = _cached_chunk_count(self.store.cache_dir / query_index.INDEX_FILE)
+        with self._ingest_lock, self.store.writer(True, self.notify):
+            report = check_module.check(self.store, self.config, cached)
+        self._asker = None  # the next question reads what check published
+        return report
 
     def last_ingest(self) -> dict[str, Any] | None:
         """The latest ingest's paths, times and summary (the `ingest --json` object)."""
         try:
-            return json.loads((self.store.cache_dir / _LAST_INGEST_FILE).read_text(encoding="utf-8"))
+            record = json.loads((self.store.cache_dir / _LAST_INGEST_FILE).read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return None
+        # A file of the right format but another shape is no record of ours.
+        if not isinstance(record, dict) or not isinstance(record.get("summary"), dict) \
+                or not isinstance(record["summary"].get("failures", []), list):
+            return None
+        return record
 
-    def _add_roots(self, paths: Sequence[str | os.PathLike]) -> None:
-        named = {os.path.realpath(os.path.expanduser(str(p))) for p in paths}
+    def _add_roots(self, paths: Sequence[str]) -> None:
+        named = set(_real(paths))
         roots = set(self.roots())
         if not named <= roots:
             self.store.set_state(**{_ROOTS_KEY: json.dumps(sorted(roots | named))})
@@ -105,15 +151,51 @@ class Brain:
             self._answerer()
 
     def _answerer(self) -> Asker:
-        if self._asker is None:
-            self._asker = Asker(query_index.open_index(self.store, self.config), self.config)
+        """The Asker over the newest complete generation: another process (the CLI beside
+        `serve`) may have published one since the last question."""
+        state = self.store.state()
+        newest = query_index.generation(state)
+        if self._asker is None or (newest > self._asker_generation
+                                   and state.get(query_index.STATE_KEY) != query_index.DIRTY):
+            if self._asker is None:
+                self._warn_if_store_lost()
+            self._asker = Asker(query_index.open_index(self.store, self.config, self.notify),
+                                self.config)
+            self._asker_generation = query_index.generation(self.store.state())
         return self._asker
+
+    def _warn_if_store_lost(self) -> None:
+        """A deleted or emptied chroma.sqlite3 looks like an empty store: say so when the
+        caches beside it describe documents."""
+        if self.store.count():
+            return
+        described = _cached_chunk_count(self.store.cache_dir / query_index.INDEX_FILE)
+        if described:
+            self.notify(f"warning: the store at {self.store.location} holds no documents, but its "
+                        f"cache describes {described} chunks: was chroma.sqlite3 deleted or "
+                        "replaced? Ingest again to restore it")
 
     def documents(self) -> list[dict[str, Any]]:
         """Every stored document, newest source date first, undated last."""
+        self._warn_if_store_lost()
         docs = [{f: meta.get(f) or ("" if f != "source_date" else None) for f in DOCUMENT_FIELDS}
                 for meta in self.store.documents()]
         dated = sorted((d for d in docs if d["source_date"]),
                        key=lambda d: (d["source_date"], d["source"]), reverse=True)
         undated = sorted((d for d in docs if not d["source_date"]), key=lambda d: d["source"])
         return dated + undated
+
+
+def _real(paths: Sequence[str]) -> list[str]:
+    return [os.path.realpath(os.path.expanduser(p)) for p in paths]
+
+
+def _cached_chunk_count(path) -> int:
+    """How many chunks a query index file (of any provenance: it is only counted) lists."""
+    import numpy as np
+
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            return len(json.loads(str(data["chunk_ids"])))
+    except Exception:  # missing, foreign, damaged: nothing to warn about
+        return 0

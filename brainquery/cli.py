@@ -3,10 +3,12 @@
     brainquery ingest ~/Mail ~/Documents --report ingest.jsonl
     brainquery ask "Is Friday a half day?"
     brainquery ls --json
+    brainquery check
 """
 from __future__ import annotations
 
 import argparse
+import errno
 import hashlib
 import json
 import logging
@@ -21,9 +23,9 @@ from ingest.config import ConfigError
 from .age import relative_age
 from .brain import Brain
 from .config import load_config
-from .indexer import EXIT_NOTHING_RAN, FAILED, IngestSummary, ReportLine
+from .indexer import EXIT_NOTHING_RAN, EXIT_SOME_FAILED, FAILED, IngestSummary, ReportLine
 from .router import PATTERNS
-from .store import StoreError, is_server
+from .store import StoreBusy, StoreError, StoreWriteError, is_server
 
 FIXTURE_QUERIES = Path(__file__).resolve().parent.parent / "fixtures" / "queries.jsonl"
 TOKEN_ENV = "BRAINQUERY_TOKEN"
@@ -36,11 +38,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.verbose:
         quiet_parsers()
     try:
-        brain = Brain(args.store, load_config(args.config))
+        brain = Brain(args.store, load_config(args.config), read_only=args.read_only)
         return args.run(brain, args)
+    except StoreBusy as err:
+        print(f"brainquery: {err} (without --no-wait, a writer waits its turn)", file=sys.stderr)
+        return EXIT_NOTHING_RAN
+    except StoreWriteError as err:
+        print(f"brainquery: {err}", file=sys.stderr)
+        return EXIT_SOME_FAILED
     except (ConfigError, StoreError) as err:
         print(f"brainquery: {err}", file=sys.stderr)
         return EXIT_NOTHING_RAN
+    except OSError as err:
+        if err.errno not in _DISK_ERRNOS:
+            raise
+        # A cache or report write on a full disk: the temporary file is already gone, and
+        # the next run completes what this one started.
+        print(f"brainquery: cannot write {err.filename or 'a file'}: {err.strerror}", file=sys.stderr)
+        return EXIT_SOME_FAILED
     except BrokenPipeError:  # `brainquery ls | head`: the reader has all it wanted
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
@@ -48,6 +63,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("brainquery: interrupted; the next ingest completes what was started",
               file=sys.stderr)
         return 130
+
+
+_DISK_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO})
 
 
 def quiet_parsers() -> None:
@@ -70,7 +88,8 @@ def cmd_ingest(brain: Brain, args: argparse.Namespace) -> int:
             report.write(json.dumps(line.to_dict(), ensure_ascii=False) + "\n")
 
     try:
-        summary = brain.ingest(args.paths, now=args.now, progress=None, on_line=write)
+        summary = brain.ingest(args.paths, now=args.now, progress=None, on_line=write,
+                               wait=not args.no_wait, follow_symlinks=args.follow_symlinks)
     finally:
         if report is not None:
             report.close()
@@ -101,6 +120,46 @@ def cmd_ask(brain: Brain, args: argparse.Namespace) -> int:
         else:
             print(render_answer(result), flush=True)
     return 0
+
+
+def cmd_roots(brain: Brain, args: argparse.Namespace) -> int:
+    """List the files and folders named to ingest, or forget some.
+
+    A root is where originals are opened from and where symlinks may lead; `serve` lets
+    web ingests into folders under them. Forgetting a root keeps its documents.
+
+        brainquery roots
+        brainquery roots forget ~/Downloads
+    """
+    if args.action == "list":
+        if args.paths:
+            print("brainquery: roots list takes no paths (did you mean roots forget?)", file=sys.stderr)
+            return EXIT_NOTHING_RAN
+        roots = brain.roots()
+        print(json.dumps(roots, ensure_ascii=False) if args.json else "\n".join(roots))
+        return 0
+    if not args.paths:
+        print("brainquery: roots forget needs the ROOT(s) to forget", file=sys.stderr)
+        return EXIT_NOTHING_RAN
+    gone = brain.forget_roots(args.paths)
+    missing = [p for p in args.paths if p not in gone
+               and os.path.realpath(os.path.expanduser(p)) not in gone]
+    for root in gone:
+        print(f"forgot {root}")
+    for path in missing:
+        print(f"brainquery: {path} is not a root (see brainquery roots)", file=sys.stderr)
+    return EXIT_SOME_FAILED if missing else 0
+
+
+def cmd_check(brain: Brain, args: argparse.Namespace) -> int:
+    """Verify that the store and its caches agree, repair what does not, and say what.
+
+    Exit code 0: everything agreed; 1: something was repaired (or needs you: a store
+    that lost its documents). Waits for a running ingest to finish first.
+    """
+    report = brain.check()
+    print(json.dumps(report.to_dict(), ensure_ascii=False) if args.json else report.text())
+    return report.exit_code
 
 
 def cmd_eval(brain: Brain, args: argparse.Namespace) -> int:
@@ -176,7 +235,9 @@ def cmd_serve(brain: Brain, args: argparse.Namespace) -> int:
         return EXIT_NOTHING_RAN
     now = _ask_now(brain, args.now) if args.now else None
     brain.prepare()
-    app = create_app(brain, token=token, now=now, bound_host=host)
+    # Without a token, web ingests stay inside these folders (default: the CLI's roots).
+    allowed = [os.path.realpath(os.path.expanduser(p)) for p in args.allow] if args.allow else brain.roots()
+    app = create_app(brain, token=token, now=now, bound_host=host, allowed_roots=allowed)
     shown = f"[{host}]" if ":" in host else host
     link = f"http://{shown}:{port}/" + (f"?token={token}" if token else "")
     print(f"Brain Query on {link}  (Ctrl-C stops)", file=sys.stderr, flush=True)
@@ -281,15 +342,18 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="brainquery", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
-    for name, func, extra in (("ingest", cmd_ingest, _ingest_args), ("ask", cmd_ask, _ask_args),
-                              ("eval", cmd_eval, _eval_args), ("ls", cmd_ls, None),
-                              ("serve", cmd_serve, _serve_args)):
+    # Commands that only read open the store read-only (see Store).
+    for name, func, extra, read_only in (
+            ("ingest", cmd_ingest, _ingest_args, False), ("ask", cmd_ask, _ask_args, True),
+            ("eval", cmd_eval, _eval_args, False), ("ls", cmd_ls, None, True),
+            ("serve", cmd_serve, _serve_args, False), ("roots", cmd_roots, _roots_args, False),
+            ("check", cmd_check, None, False)):
         p = sub.add_parser(name, parents=[common], help=func.__doc__.splitlines()[0],
                            description=func.__doc__,
                            formatter_class=argparse.RawDescriptionHelpFormatter)
         if extra:
             extra(p)
-        p.set_defaults(run=func)
+        p.set_defaults(run=func, read_only=read_only)
     return parser
 
 
@@ -297,6 +361,15 @@ def _ingest_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("paths", nargs="+", metavar="PATH")
     p.add_argument("--report", metavar="FILE.jsonl",
                    help="write one JSON line per source document")
+    p.add_argument("--no-wait", action="store_true",
+                   help="exit with code 2 instead of waiting when another ingest writes the store")
+    p.add_argument("--follow-symlinks", action="store_true",
+                   help="follow symlinks inside folders to files outside the ingested folders")
+
+
+def _roots_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("action", nargs="?", choices=("list", "forget"), default="list")
+    p.add_argument("paths", nargs="*", metavar="ROOT")
 
 
 def _ask_args(p: argparse.ArgumentParser) -> None:
@@ -309,6 +382,9 @@ def _serve_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--host", help="address to listen on (default 127.0.0.1, web.host)")
     p.add_argument("--port", type=int, help="port (default 8765, web.port)")
     p.add_argument("--token", help=f"a secret every request must carry (or ${TOKEN_ENV})")
+    p.add_argument("--allow", action="append", metavar="PATH", default=[],
+                   help="without a token, web ingests only into folders under PATH (repeatable; "
+                        "default: the roots already ingested, see brainquery roots)")
 
 
 def _eval_args(p: argparse.ArgumentParser) -> None:

@@ -68,6 +68,11 @@ class StoreSection:
     collection: str
     sources_collection: str
     batch_size: int
+    lock_poll_seconds: float
+    lease_seconds: float
+    lease_settle_seconds: float
+    read_retries: int
+    read_retry_seconds: float
 
 
 @dataclasses.dataclass(frozen=True)
@@ -244,6 +249,9 @@ class WebSection:
     timeline_max_bars: int
     newest_shown: int
     max_failures_shown: int
+    max_body_bytes: int
+    max_ingest_paths: int
+    allowed_hidden: tuple[str, ...]
 
 
 @dataclasses.dataclass(frozen=True)

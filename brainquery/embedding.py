@@ -13,16 +13,16 @@ index twice.
 from __future__ import annotations
 
 import hashlib
-import pickle
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
 from .config import EmbeddingSection, TextSection
+from .files import from_json_array, json_array, read_arrays, write_arrays
 from .textproc import Analyzer
 
-_FORMAT = 2  # bump when the pickled layout changes; an old cache is then refitted
+_FORMAT = 3  # bump when the saved layout changes; an old cache is then refitted
 
 
 def _text_section(text: TextSection | None) -> TextSection:
@@ -120,29 +120,73 @@ class DenseEmbedder:
             digest.update(np.ascontiguousarray(self.svd_.components_).tobytes())
         return digest.hexdigest()[:16]
 
-    # Persistence: a local cache only. Anything unreadable means "refit from the store".
-    def save(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
-        with open(tmp, "wb") as fh:
-            pickle.dump({"format": _FORMAT, "cfg": self.cfg, "text": _text_section(self.text),
-                         "analysis": self.analyzer_.fingerprint, "model": self}, fh)
-        tmp.replace(path)  # atomic: a crash never leaves half a model behind
+    # Persistence: arrays only (no pickle: a cache file must never be able to run code).
+    def to_arrays(self) -> dict[str, np.ndarray]:
+        vocab = self.vectorizer_.vocabulary_ if self.vectorizer_ is not None else {}
+        terms = sorted(vocab, key=vocab.__getitem__)
+        has_svd = self.vectorizer_ is not None and self.svd_ is not None
+        return {
+            "format": np.array(_FORMAT), "settings": np.array(self._settings_key()),
+            "fingerprint": np.array(self.fingerprint_), "n_fit": np.array(self.n_fit_),
+            "vocab": json_array(terms),
+            "idf": self.vectorizer_.idf_ if self.vectorizer_ is not None else np.zeros(0),
+            "components": (self.svd_.components_ if has_svd
+                           else np.zeros((0, len(terms)), dtype=np.float32)),
+        }
 
     @classmethod
-    def load(cls, path: Path, cfg: EmbeddingSection,
-             text: TextSection | None = None) -> DenseEmbedder | None:
+    def from_arrays(cls, arrays: dict[str, np.ndarray], cfg: EmbeddingSection,
+                    text: TextSection | None = None) -> DenseEmbedder | None:
+        """The model saved by `to_arrays`, or None when it was made with other settings or
+        its arrays do not fit together (a foreign or damaged file)."""
+        from sklearn.decomposition import TruncatedSVD
+        from sklearn.feature_extraction.text import TfidfVectorizer
+
+        model = cls(cfg, text)
         try:
-            with open(path, "rb") as fh:
-                data = pickle.load(fh)
-        except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError):
+            if int(arrays["format"]) != _FORMAT or str(arrays["settings"]) != model._settings_key():
+                return None
+            terms = from_json_array(arrays["vocab"])
+            idf = np.asarray(arrays["idf"], dtype=np.float64)
+            components = np.asarray(arrays["components"])
+            if not isinstance(terms, list) or not all(isinstance(t, str) for t in terms) \
+                    or len(set(terms)) != len(terms) or idf.shape != (len(terms),) \
+                    or components.ndim != 2 or components.shape[0] > cfg.dims \
+                    or (components.shape[0] and components.shape[1] != len(terms)):
+                return None
+            model.analyzer_ = Analyzer(_text_section(text))
+            model.vectorizer_ = model.svd_ = None
+            if terms:
+                model.vectorizer_ = TfidfVectorizer(
+                    analyzer=model.analyzer_, sublinear_tf=cfg.sublinear_tf,
+                    vocabulary={t: i for i, t in enumerate(terms)}, dtype=np.float32)
+                model.vectorizer_.idf_ = idf
+            if components.shape[0]:
+                model.svd_ = TruncatedSVD(n_components=components.shape[0],
+                                          random_state=cfg.random_state)
+                model.svd_.components_ = components
+                model.svd_.n_features_in_ = components.shape[1]
+            model.n_fit_ = int(arrays["n_fit"])
+            model.fingerprint_ = model._fingerprint()
+        except (KeyError, ValueError, TypeError, IndexError):
             return None
-        if data.get("format") != _FORMAT or data.get("cfg") != cfg \
-                or data.get("text") != _text_section(text):
-            return None
-        model = data["model"]
-        # The analyzer is rebuilt on unpickling from the current synonyms file: if its
-        # [stems] changed, documents would now be read differently from the fit.
-        if model.analyzer_.fingerprint != data.get("analysis"):
-            return None
-        return model
+        # The fingerprint is recomputed from the arrays: a file whose stated one differs
+        # is not the model it claims to be.
+        return model if model.fingerprint_ == str(arrays["fingerprint"]) else None
+
+    def _settings_key(self) -> str:
+        """What makes a saved model this configuration's: the embedding and text settings,
+        and how the analyzer reads words (a changed synonyms file reads them differently)."""
+        analysis = Analyzer(_text_section(self.text)).fingerprint
+        return hashlib.sha256(repr((self.cfg, _text_section(self.text), analysis)).encode()).hexdigest()
+
+    def save(self, path: Path) -> str:
+        """Write the model; returns the file's digest for the store to record."""
+        return write_arrays(path, self.to_arrays())
+
+    @classmethod
+    def load(cls, path: Path, cfg: EmbeddingSection, text: TextSection | None = None,
+             expected_digest: str | None = None) -> DenseEmbedder | None:
+        """The model at `path` if it is the file the store recorded, else None (refit)."""
+        arrays = read_arrays(path, expected_digest)
+        return None if arrays is None else cls.from_arrays(arrays, cfg, text)

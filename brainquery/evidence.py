@@ -32,7 +32,7 @@ from scipy import sparse
 from scipy.sparse.csgraph import connected_components
 
 from .config import GraphSection
-from .files import replaced
+from .files import write_arrays
 
 _FORMAT = 1
 # Multiplier for the polynomial shingle hash when exact packing of token ids would overflow.
@@ -185,32 +185,50 @@ class EvidenceGraph:
         return np.array([cfg.shingle_size, cfg.theta, cfg.max_df_share, cfg.min_df_limit,
                          cfg.max_df_limit, cfg.near_duplicate, cfg.same_group_weight], dtype=np.float64)
 
-    def save(self, path: str | Path) -> None:
+    def to_arrays(self) -> dict[str, np.ndarray]:
         adj = self.adjacency_
-        with replaced(Path(path)) as fh:
-            np.savez(fh, format=_FORMAT, params=self._fit_params(), data=adj.data,
-                     indices=adj.indices, indptr=adj.indptr, shape=np.array(adj.shape),
-                     cluster=self.cluster_, centrality=self.centrality_,
-                     shingle_limit=self.shingle_limit_)
+        return {"format": np.array(_FORMAT), "params": self._fit_params(), "data": adj.data,
+                "indices": adj.indices, "indptr": adj.indptr, "shape": np.array(adj.shape),
+                "cluster": self.cluster_, "centrality": self.centrality_,
+                "shingle_limit": np.array(self.shingle_limit_)}
 
     @classmethod
-    def load(cls, path: str | Path, cfg: GraphSection) -> EvidenceGraph | None:
-        """The saved graph, or None when it is missing, unreadable or built with other params
-        (the PageRank settings are read at query time and may differ)."""
+    def from_arrays(cls, data: dict[str, np.ndarray], cfg: GraphSection) -> EvidenceGraph | None:
+        """The graph saved by `to_arrays`, or None when it was built with other params (the
+        PageRank settings are read at query time and may differ) or its arrays do not fit."""
         graph = cls(cfg)
         try:
-            with np.load(path, allow_pickle=False) as data:
-                if int(data["format"]) != _FORMAT or not np.array_equal(data["params"], graph._fit_params()):
-                    return None
-                graph.adjacency_ = sparse.csr_matrix((data["data"], data["indices"], data["indptr"]),
-                                                     shape=tuple(data["shape"]))
-                graph.cluster_ = data["cluster"]
-                graph.centrality_ = data["centrality"]
-                graph.shingle_limit_ = int(data["shingle_limit"])
-        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+            if int(data["format"]) != _FORMAT or not np.array_equal(data["params"], graph._fit_params()):
+                return None
+            graph.adjacency_ = sparse.csr_matrix((data["data"], data["indices"], data["indptr"]),
+                                                 shape=tuple(int(n) for n in data["shape"]))
+            graph.adjacency_.check_format(full_check=True)
+            graph.cluster_ = np.asarray(data["cluster"])
+            graph.centrality_ = np.asarray(data["centrality"])
+            graph.shingle_limit_ = int(data["shingle_limit"])
+        except (ValueError, KeyError, TypeError, IndexError):
+            return None
+        n = graph.adjacency_.shape[0]
+        if graph.adjacency_.shape != (n, n) or graph.cluster_.ndim != 1 \
+                or graph.cluster_.dtype.kind not in "iu" \
+                or (graph.cluster_.size and not 0 <= graph.cluster_.min() <= graph.cluster_.max() < n) \
+                or graph.centrality_.shape != graph.cluster_.shape:
             return None
         graph.degree_ = np.asarray(graph.adjacency_.sum(axis=1), dtype=np.float64).ravel()
         return graph
+
+    def save(self, path: str | Path) -> None:
+        write_arrays(Path(path), self.to_arrays())
+
+    @classmethod
+    def load(cls, path: str | Path, cfg: GraphSection) -> EvidenceGraph | None:
+        """The saved graph, or None when it is missing, unreadable or built with other params."""
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                arrays = {name: data[name] for name in data.files}
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+            return None
+        return cls.from_arrays(arrays, cfg)
 
 
 def _power_iteration(adjacency: sparse.csr_matrix, degree: np.ndarray, seeds: np.ndarray,

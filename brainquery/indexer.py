@@ -10,6 +10,7 @@ import collections
 import dataclasses
 import hashlib
 import logging
+import os
 import sys
 from datetime import datetime
 from typing import Any, Callable, NamedTuple, Sequence
@@ -120,8 +121,11 @@ class _Known:
 
 class Indexer:
     def __init__(self, store: Store, config: Config, now: datetime,
-                 registry: Registry | None = None):
+                 registry: Registry | None = None, roots: Sequence[str] | None = None):
+        """`roots`: resolved folders and files a symlink may lead into (None: follow every
+        symlink)."""
         self.store = store
+        self.roots = None if roots is None else tuple(roots)
         self.config = config
         self.ctx = Context(config=config.ingest, now=now, registry=registry or default_registry())
         self._known: dict[str, _Known] = {}
@@ -148,6 +152,11 @@ class Indexer:
             if isinstance(item, WalkProblem):
                 emit(ReportLine(source=item.path, status=FAILED, error=item.error))
                 continue
+            if not self._inside_roots(item):
+                emit(ReportLine(source=str(item.path), status=SKIPPED,
+                                error=f"{item.name}: a symlink to outside the ingested folders "
+                                      "(--follow-symlinks follows it)"))
+                continue
             self._ingest_blob(item, sources.get(str(item.path)), emit)
         if on_input is not None:
             on_input(len(inputs), len(inputs), "")  # all read; what is left is writing
@@ -156,6 +165,14 @@ class Indexer:
             self._model = model_cache.refit_from_store(self.store, self.config.embedding, self.config.text)
             self.changed = True
         return summary
+
+    def _inside_roots(self, blob: Blob) -> bool:
+        """A symlink in a folder (`docs/link -> /etc/passwd`) is followed only into a root."""
+        path = str(blob.path)
+        real = os.path.realpath(path)
+        if self.roots is None or real == path or not os.path.exists(real):
+            return True  # not a link, or a dangling one: reading it fails with its own error
+        return any(real == root or real.startswith(root.rstrip(os.sep) + os.sep) for root in self.roots)
 
     # ---- one input --------------------------------------------------------------------
     def _ingest_blob(self, blob: Blob, previous: dict[str, Any] | None, emit: "_Emitter") -> None:

@@ -17,7 +17,9 @@ from .store import Store
 
 log = logging.getLogger(__name__)
 STATE_KEY = "embedding_model"
-MODEL_FILE = "dense.pkl"
+DIGEST_KEY = "embedding_model_digest"   # the SHA-256 of the model file of that fingerprint
+MODEL_FILE = "dense.npz"
+LEGACY_FILES = ("dense.pkl",)           # pickles of older versions: deleted, never read
 
 
 def embed_text(title: str, text: str) -> str:
@@ -31,8 +33,9 @@ def open_model(store: Store, cfg: EmbeddingSection, text: TextSection | None = N
     the analysis settings (default: the loaded configuration's)."""
     if store.count() == 0:
         return None
-    model = DenseEmbedder.load(store.cache_dir / MODEL_FILE, cfg, text)
-    if model is None or model.fingerprint_ != store.state().get(STATE_KEY):
+    state = store.state()
+    model = DenseEmbedder.load(store.cache_dir / MODEL_FILE, cfg, text, state.get(DIGEST_KEY))
+    if model is None or model.fingerprint_ != state.get(STATE_KEY):
         log.info("embedding cache missing or stale; refitting from the store")
         return refit_from_store(store, cfg, text)
     return model
@@ -58,9 +61,9 @@ def refit_from_store(store: Store, cfg: EmbeddingSection, text: TextSection | No
     model = DenseEmbedder(cfg, text).fit(texts)
     # Cache first, state last: a crash in between leaves them disagreeing, which the next
     # open_model() repairs by refitting again.
-    model.save(store.cache_dir / MODEL_FILE)
+    digest = model.save(store.cache_dir / MODEL_FILE)
     store.update_embeddings(ids, model.transform(texts))
-    store.set_state(**{STATE_KEY: model.fingerprint_})
+    store.set_state(**{STATE_KEY: model.fingerprint_, DIGEST_KEY: digest})
     return model
 
 
@@ -69,5 +72,5 @@ def needs_refit(model: DenseEmbedder, store: Store, cfg: EmbeddingSection) -> bo
 
 
 def _publish(store: Store, model: DenseEmbedder) -> None:
-    model.save(store.cache_dir / MODEL_FILE)
-    store.set_state(**{STATE_KEY: model.fingerprint_})
+    digest = model.save(store.cache_dir / MODEL_FILE)
+    store.set_state(**{STATE_KEY: model.fingerprint_, DIGEST_KEY: digest})

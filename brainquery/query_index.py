@@ -9,15 +9,23 @@ so time windows and type masks are applied here, in numpy.
 The cache is keyed by a fingerprint the collection records (like the embedding model):
 an ingest that writes anything marks it dirty first and publishes a new one when done, so
 a crash in between, another machine writing to a shared server, or a deleted cache all
-lead to a rebuild from the collection, never to answers from stale arrays.
+lead to a rebuild from the collection, never to answers from stale arrays. The
+fingerprint covers what the index was built from: ids, content hashes, the model and the
+vectors themselves.
+
+Publishing is one metadata write, the last step of a writer: the fingerprint, the cache
+file's SHA-256 and the generation number. A reader loads only the file with that digest
+(a planted or foreign file is never parsed as ours); while a writer is at work it keeps
+answering from the last complete generation, and an index left dirty by a writer that
+died is rebuilt under the writer lock.
 """
 from __future__ import annotations
 
 import dataclasses
 import hashlib
 import logging
-import pickle
 import re
+import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
@@ -33,15 +41,18 @@ from .bm25 import SparseBM25
 from .config import Config
 from .embedding import DenseEmbedder
 from .evidence import EvidenceGraph
-from .files import replaced
+from .files import from_json_array, json_array, read_arrays, write_arrays
 from .store import Store
 from .textproc import Analyzer
 
 log = logging.getLogger(__name__)
 STATE_KEY = "query_index"
-INDEX_FILE = "query_index.pkl"
+DIGEST_KEY = "query_index_digest"   # the SHA-256 of the last published cache file
+GENERATION_KEY = "generation"       # counts publications: a reader reloads on a newer one
+INDEX_FILE = "query_index.npz"
+LEGACY_FILES = ("query_index.pkl",)  # pickles of older versions: deleted, never read
 DIRTY = "dirty"
-_FORMAT = 2
+_FORMAT = 3
 # The metadata keys that name who a document's voice belongs to, most specific first:
 # near-duplicates from one voice (a monthly bill, a weekly newsletter) are one piece of
 # evidence, not many.
@@ -103,15 +114,35 @@ class QueryIndex:
         return rows, offsets
 
 
-def open_index(store: Store, config: Config) -> QueryIndex:
-    """The store's query index: from the cache when it matches the collection, else rebuilt."""
-    recorded = store.state().get(STATE_KEY)
-    if recorded and recorded != DIRTY:
-        cached = _load(store.cache_dir / INDEX_FILE, config)
-        if cached is not None and cached.fingerprint == recorded:
+def open_index(store: Store, config: Config, notify=None) -> QueryIndex:
+    """The store's query index: the published cache when it is there and verified; while a
+    writer is at work, the last complete generation; else rebuilt under the writer lock
+    (`notify` tells the user when that means waiting for a writer)."""
+    path = store.cache_dir / INDEX_FILE
+    for attempt in range(config.store.read_retries):
+        state = store.state()
+        cached = load(path, config, state.get(DIGEST_KEY))
+        if cached is not None and cached.fingerprint == state.get(STATE_KEY):
             return cached
-    log.info("query index missing or stale; rebuilding from the store")
-    return rebuild(store, config)
+        if state.get(STATE_KEY) == DIRTY and store.writer_active():
+            if cached is not None:
+                return cached   # the snapshot the writer started from, complete and consistent
+            break               # nothing to read yet: wait for the writer below
+        time.sleep(config.store.read_retry_seconds)  # the file may be being replaced right now
+    with store.writer(**({"notify": notify} if notify else {})):
+        state = store.state()
+        cached = load(path, config, state.get(DIGEST_KEY))
+        if cached is not None and cached.fingerprint == state.get(STATE_KEY):
+            return cached       # the writer we waited for published it
+        log.info("query index missing or stale; rebuilding from the store")
+        return rebuild(store, config)
+
+
+def generation(state: dict[str, Any]) -> int:
+    try:
+        return int(state.get(GENERATION_KEY) or 0)
+    except (TypeError, ValueError):
+        return 0
 
 
 def mark_dirty(store: Store) -> str | None:
@@ -127,15 +158,19 @@ def restore(store: Store, previous: str | None) -> None:
 
 
 def rebuild(store: Store, config: Config) -> QueryIndex:
+    """Build from the store and publish: the cache file first, the state that names it last
+    (the caller holds the writer lock)."""
     index = build(store, config)
-    with replaced(store.cache_dir / INDEX_FILE) as fh:
-        pickle.dump({"format": _FORMAT, "config": _config_key(config), "index": index}, fh,
-                    protocol=pickle.HIGHEST_PROTOCOL)
-    store.set_state(**{STATE_KEY: index.fingerprint})
+    digest = write_arrays(store.cache_dir / INDEX_FILE, to_arrays(index, config))
+    store.set_state(**{STATE_KEY: index.fingerprint, DIGEST_KEY: digest,
+                       GENERATION_KEY: generation(store.state()) + 1})
     return index
 
 
 def build(store: Store, config: Config) -> QueryIndex:
+    # The model first: when its cache is stale (a crash during a refit) opening it refits
+    # and rewrites every vector, and the index must be read from the rewritten ones.
+    dense = model_cache.open_model(store, config.embedding, config.text)
     # Per chunk only what scoring needs; whole metadata records only per document (at
     # 100,000 chunks a record per chunk would cost hundreds of MB for nothing).
     ids, texts, vectors, chunks = [], [], [], []
@@ -197,14 +232,14 @@ def build(store: Store, config: Config) -> QueryIndex:
     graph = EvidenceGraph(config.graph).fit(
         [analyzer.words(unquoted(model_cache.embed_text(c[2], t))) for c, t in zip(chunks, texts)],
         [c[3] for c in chunks], docs=chunk_doc)
-    dense = model_cache.open_model(store, config.embedding, config.text) if ids else None
+    dense = dense if ids else None
     kind_names = tuple(kind for kind, _ in config.answer.spans)
     patterns = [re.compile(pattern) for _, pattern in config.answer.spans]
     chunk_kinds = np.array([[p.search(t) is not None for p in patterns] for t in texts],
                            dtype=bool).reshape(len(texts), len(patterns))
 
     return QueryIndex(
-        fingerprint=_fingerprint(ids, [c[4] for c in chunks], dense), chunk_ids=np.asarray(ids, dtype=object),
+        fingerprint=_fingerprint(ids, [c[4] for c in chunks], dense, embeddings), chunk_ids=np.asarray(ids, dtype=object),
         chunk_doc=chunk_doc, chunk_no=chunk_no, chunk_texts=texts, embeddings=embeddings,
         docs=docs, doc_epoch=doc_epoch, doc_type=doc_type, doc_cancelled=doc_cancelled,
         type_names=type_names, occ_doc=occ_doc, occ_start=occ_start, occ_end=occ_end,
@@ -309,11 +344,15 @@ def _parse_iso(value: Any):
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=timezone.utc)
 
 
-def _fingerprint(ids: list[str], hashes: list[str], dense: DenseEmbedder | None) -> str:
+def _fingerprint(ids: list[str], hashes: list[str], dense: DenseEmbedder | None,
+                 embeddings: np.ndarray) -> str:
+    """What the index was built from: chunk ids and content, the model, and the vectors
+    (an index over vectors of another model is another index)."""
     digest = hashlib.sha256(str(len(ids)).encode())
     for chunk_id, content_hash in zip(ids, hashes):
         digest.update(f"{chunk_id}\x1f{content_hash}\x1e".encode())
     digest.update((dense.fingerprint_ if dense is not None else "").encode())
+    digest.update(np.ascontiguousarray(embeddings, dtype=np.float32).tobytes())
     return digest.hexdigest()[:16]
 
 
@@ -325,12 +364,81 @@ def _config_key(config: Config) -> str:
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
 
 
-def _load(path: Path, config: Config) -> QueryIndex | None:
+# ---- the cache file: arrays and JSON text, never a pickle ----------------------------------
+_ARRAYS = ("chunk_doc", "chunk_no", "embeddings", "doc_epoch", "doc_type", "doc_cancelled",
+           "occ_doc", "occ_start", "occ_end", "chunk_kinds", "doc_chunk_order", "doc_chunk_ptr",
+           "occ_ptr", "doc_last_end")
+_PARTS = (("bm25.", SparseBM25, "bm25"), ("graph.", EvidenceGraph, "graph"),
+          ("dense.", DenseEmbedder, "embedding"))
+
+
+def to_arrays(index: QueryIndex, config: Config) -> dict[str, np.ndarray]:
+    out = {"format": np.array(_FORMAT), "config": np.array(_config_key(config)),
+           "fingerprint": np.array(index.fingerprint),
+           "chunk_ids": json_array(list(index.chunk_ids)), "chunk_texts": json_array(index.chunk_texts),
+           "docs": json_array(index.docs), "type_names": json_array(index.type_names),
+           "kind_names": json_array(index.kind_names)}
+    out.update({name: getattr(index, name) for name in _ARRAYS})
+    for prefix, _cls, attr in _PARTS:
+        part = getattr(index, prefix[:-1])
+        if part is not None:
+            out.update({prefix + k: v for k, v in part.to_arrays().items()})
+    return out
+
+
+def load(path: Path, config: Config, expected_digest: str | None) -> QueryIndex | None:
+    """The cached index if `path` is the file the store published (its digest) and its
+    arrays fit together; None means rebuild."""
+    arrays = read_arrays(path, expected_digest)
+    if arrays is None:
+        return None
     try:
-        with open(path, "rb") as fh:
-            data = pickle.load(fh)
-    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError):
+        return from_arrays(arrays, config)
+    except (KeyError, ValueError, TypeError, IndexError) as err:
+        log.info("query index cache unreadable (%s); rebuilding", err)
         return None
-    if not isinstance(data, dict) or data.get("format") != _FORMAT or data.get("config") != _config_key(config):
+
+
+def from_arrays(arrays: dict[str, np.ndarray], config: Config) -> QueryIndex | None:
+    if int(arrays["format"]) != _FORMAT or str(arrays["config"]) != _config_key(config):
         return None
-    return data.get("index")
+    parts = {}
+    for prefix, cls, section in _PARTS:
+        sub = {k[len(prefix):]: v for k, v in arrays.items() if k.startswith(prefix)}
+        parts[prefix[:-1]] = cls.from_arrays(sub, getattr(config, section), *(
+            (config.text,) if cls is DenseEmbedder else ())) if sub else None
+    chunk_ids = from_json_array(arrays["chunk_ids"])
+    n = len(chunk_ids)
+    if parts["bm25"] is None or parts["graph"] is None or (n and parts["dense"] is None):
+        return None
+    index = QueryIndex(
+        fingerprint=str(arrays["fingerprint"]), chunk_ids=np.asarray(chunk_ids, dtype=object),
+        chunk_texts=from_json_array(arrays["chunk_texts"]), docs=from_json_array(arrays["docs"]),
+        type_names=tuple(from_json_array(arrays["type_names"])),
+        kind_names=tuple(from_json_array(arrays["kind_names"])),
+        **{name: arrays[name] for name in _ARRAYS}, **parts)
+    return index if _consistent(index, config) else None
+
+
+def _consistent(ix: QueryIndex, config: Config) -> bool:
+    """Do the arrays describe one corpus of n chunks and m documents (a file of the right
+    format but the wrong shape is rebuilt, not indexed into)?"""
+    n, m, n_occ = len(ix.chunk_ids), len(ix.docs), len(ix.occ_doc)
+    shapes = {"chunk_doc": (n,), "chunk_no": (n,), "embeddings": (n, config.embedding.dims),
+              "doc_epoch": (m,), "doc_type": (m,), "doc_cancelled": (m,), "occ_start": (n_occ,),
+              "occ_end": (n_occ,), "chunk_kinds": (n, len(ix.kind_names)),
+              "doc_chunk_order": (n,), "doc_chunk_ptr": (m + 1,), "occ_ptr": (m + 1,),
+              "doc_last_end": (m,)}
+    if any(getattr(ix, name).shape != shape for name, shape in shapes.items()):
+        return False
+    if not all(isinstance(x, str) for x in ix.chunk_ids) or len(ix.chunk_texts) != n \
+            or not all(isinstance(t, str) for t in ix.chunk_texts) \
+            or not all(isinstance(d, dict) for d in ix.docs):
+        return False
+    for name, bound in (("chunk_doc", m), ("occ_doc", m), ("doc_chunk_order", n), ("doc_type", len(ix.type_names))):
+        values = getattr(ix, name)
+        if values.dtype.kind not in "iu" or (values.size and not 0 <= values.min() <= values.max() < bound):
+            return False
+    if ix.doc_chunk_ptr.dtype.kind not in "iu" or ix.occ_ptr.dtype.kind not in "iu":
+        return False
+    return ix.bm25.weights_.shape[0] == n and ix.graph.adjacency_.shape == (n, n)

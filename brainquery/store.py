@@ -7,15 +7,22 @@ opened without an embedding function, so Chroma can never fall back to downloadi
 """
 from __future__ import annotations
 
+import contextlib
+import functools
 import hashlib
 import os
+import threading
+import time
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 from urllib.parse import urlparse
 
 import numpy as np
 
 from .config import StoreSection
+from .writer_lock import LEASE_KEY, FileLock, Holder, LeaseLock, StoreBusy, stderr_notice
+
+__all__ = ["Store", "StoreError", "StoreWriteError", "StoreBusy", "default_location", "is_server"]
 
 STORE_ENV = "BRAINQUERY_STORE"
 _SOURCE_VECTOR = [1.0]  # file records need a vector; they are looked up by id, never queried
@@ -23,6 +30,27 @@ _SOURCE_VECTOR = [1.0]  # file records need a vector; they are looked up by id, 
 
 class StoreError(RuntimeError):
     """The store cannot be opened or written."""
+
+
+class StoreWriteError(StoreError):
+    """A write failed part-way (a full disk); what was written is completed by the next run."""
+
+
+def _writes(method):
+    """A write that fails (a full disk: Chroma's "Error in compaction") is a StoreError
+    with one line to show, not a Rust-side traceback."""
+    @functools.wraps(method)
+    def wrapper(self, *args, **kwargs):
+        if self.read_only:
+            raise StoreError(f"the store at {self.location} was opened read-only")
+        try:
+            return method(self, *args, **kwargs)
+        except StoreError:
+            raise
+        except Exception as err:  # chromadb's errors share no base class worth naming
+            first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+            raise StoreWriteError(f"cannot write the store at {self.location}: {first}") from err
+    return wrapper
 
 
 def default_location() -> str:
@@ -36,21 +64,55 @@ def is_server(location: str) -> bool:
 
 
 class Store:
-    def __init__(self, location: str | os.PathLike | None, cfg: StoreSection):
+    """`read_only`: the commands that only read (ls, ask) open the collections without
+    creating them and never write; a store with no collections reads as empty. (Chroma's
+    embedded client itself still opens chroma.sqlite3 read-write and creates it when it is
+    missing: it has no read-only mode.)"""
+
+    def __init__(self, location: str | os.PathLike | None, cfg: StoreSection,
+                 read_only: bool = False):
         self.location = str(location or default_location())
         self.cfg = cfg
+        self.read_only = read_only
+        self._state_lock = threading.Lock()  # the lease renewer and the writer share state
+        self._client = self._chunks = self._sources = None
+        self.batch_size = cfg.batch_size
         try:
-            self._client = self._connect()
-            self._chunks = self._client.get_or_create_collection(
-                cfg.collection, configuration={"hnsw": {"space": "cosine"}},
-                embedding_function=None)
-            self._sources = self._client.get_or_create_collection(
-                cfg.sources_collection, embedding_function=None)
-            self.batch_size = max(1, min(cfg.batch_size, self._client.get_max_batch_size()))
+            if read_only and not is_server(self.location) and not Path(self.location).is_dir():
+                pass  # nothing ingested yet: an empty store, and reading it creates nothing
+            else:
+                self._open_collections()
         except StoreError:
             raise
         except Exception as err:  # chromadb raises connection, value and Rust-side errors
             raise StoreError(f"cannot open the store at {self.location}: {err}") from err
+        self._lock = (LeaseLock(lambda: self.state().get(LEASE_KEY), self._set_lease,
+                                cfg.lease_seconds, cfg.lease_settle_seconds)
+                      if is_server(self.location) else FileLock(Path(self.location)))
+
+    def _open_collections(self) -> None:
+        """Two processes creating one new store at once race inside Chroma's SQLite
+        ("database is locked"): the loser tries again."""
+        for attempt in range(self.cfg.read_retries):
+            try:
+                self._client = self._connect()
+                self._chunks = self._collection(self.cfg.collection, {"hnsw": {"space": "cosine"}})
+                self._sources = self._collection(self.cfg.sources_collection, None)
+                self.batch_size = max(1, min(self.cfg.batch_size, self._client.get_max_batch_size()))
+                return
+            except Exception as err:
+                if "locked" not in str(err) or attempt == self.cfg.read_retries - 1:
+                    raise
+                time.sleep(self.cfg.read_retry_seconds)
+
+    def _collection(self, name: str, configuration: dict | None):
+        if not self.read_only:
+            return self._client.get_or_create_collection(name, configuration=configuration,
+                                                         embedding_function=None)
+        try:
+            return self._client.get_collection(name, embedding_function=None)
+        except Exception:  # chromadb's NotFoundError: nothing was ever written here
+            return None
 
     def _connect(self):
         import chromadb
@@ -77,10 +139,34 @@ class Store:
         key = hashlib.sha256(f"{self.location}|{self.cfg.collection}".encode()).hexdigest()[:16]
         return Path(user_cache_dir("brainquery")) / "servers" / key
 
+    # ---- the writer lock -------------------------------------------------------------
+    def writer(self, wait: bool = True, notify: Callable[[str], None] = stderr_notice
+               ) -> contextlib.AbstractContextManager:
+        """Hold the store's writer lock (see writer_lock); raises StoreBusy when another
+        process holds it and `wait` is false, else calls `notify` once and waits."""
+        if self.read_only:
+            self._open_writable()  # a reader that must repair the index becomes a writer
+        return self._lock.hold(wait, notify, self.cfg.lock_poll_seconds)
+
+    def _open_writable(self) -> None:
+        self.read_only = False
+        try:
+            self._open_collections()
+        except Exception as err:
+            raise StoreError(f"cannot open the store at {self.location} for writing: {err}") from err
+
+    def writer_active(self) -> Holder | None:
+        """The live holder of the writer lock, or None."""
+        return self._lock.holder()
+
+    def _set_lease(self, value: str) -> None:
+        self.set_state(**{LEASE_KEY: value})
+
     # ---- chunks -------------------------------------------------------------------
     def count(self) -> int:
-        return self._chunks.count()
+        return self._chunks.count() if self._chunks is not None else 0
 
+    @_writes
     def upsert(self, ids: Sequence[str], documents: Sequence[str],
                metadatas: Sequence[dict[str, Any]], embeddings: np.ndarray) -> None:
         for start in range(0, len(ids), self.batch_size):
@@ -89,12 +175,14 @@ class Store:
                                 metadatas=list(metadatas[start:end]),
                                 embeddings=np.asarray(embeddings[start:end], dtype=np.float32))
 
+    @_writes
     def update_embeddings(self, ids: Sequence[str], embeddings: np.ndarray) -> None:
         for start in range(0, len(ids), self.batch_size):
             end = start + self.batch_size
             self._chunks.update(ids=list(ids[start:end]),
                                 embeddings=np.asarray(embeddings[start:end], dtype=np.float32))
 
+    @_writes
     def delete(self, ids: Sequence[str]) -> None:
         ids = list(ids)
         for start in range(0, len(ids), self.batch_size):
@@ -123,6 +211,8 @@ class Store:
 
     def document(self, doc_id: str) -> tuple[dict[str, Any], list[str]] | None:
         """A document's metadata and its chunk texts in order, or None when not stored."""
+        if self._chunks is None:
+            return None
         found = self._chunks.get(where={"doc_id": doc_id}, include=["documents", "metadatas"])
         if not found["ids"]:
             return None
@@ -141,9 +231,12 @@ class Store:
 
     def source(self, path: str) -> dict[str, Any] | None:
         """The record of one ingested file (size, mtime, digest), or None."""
+        if self._sources is None:
+            return None
         found = self._sources.get(ids=[_source_id(path)], include=["metadatas"])
         return dict(found["metadatas"][0] or {}) if found["ids"] else None
 
+    @_writes
     def put_sources(self, records: Sequence[dict[str, Any]]) -> None:
         for start in range(0, len(records), self.batch_size):
             batch = records[start:start + self.batch_size]
@@ -153,16 +246,29 @@ class Store:
 
     # ---- collection state (which embedding model the vectors come from) -------------
     def state(self) -> dict[str, Any]:
-        return dict(self._chunks.metadata or {})
+        """The collection's metadata as it is now (another process may have changed it:
+        the collection object's own copy is the one read when it was opened)."""
+        if self._chunks is None:
+            return {}
+        try:
+            fresh = self._client.get_collection(self.cfg.collection, embedding_function=None)
+        except Exception as err:  # the collection was deleted under us, the server went away
+            raise StoreError(f"cannot read the store at {self.location}: {err}") from err
+        return dict(fresh.metadata or {})
 
+    @_writes
     def set_state(self, **values: Any) -> None:
-        merged = {**self.state(), **values}
-        self._chunks.modify(metadata=merged)
+        """Merge `values` into the collection's metadata in one write."""
+        with self._state_lock:
+            merged = {**self.state(), **values}
+            self._chunks.modify(metadata=merged)
 
 
 def _pages(collection, size: int, include: Sequence[str], where: dict | None = None
            ) -> Iterator[dict[str, Any]]:
     """A collection's records, `size` at a time (Chroma caps one get)."""
+    if collection is None:  # opened read-only, never written
+        return
     offset = 0
     while True:
         page = collection.get(where=where, limit=size, offset=offset, include=list(include))

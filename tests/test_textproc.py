@@ -227,12 +227,12 @@ def test_synonyms_move_the_query_vector(dense):
 
 
 def test_dense_model_cache_refits_when_the_analysis_changes(tmp_path, dense):
-    path = tmp_path / "dense.pkl"
-    dense.save(path)
+    path = tmp_path / "dense.npz"
+    digest = dense.save(path)  # a cache is read only with the digest the store recorded
     cfg = dense.cfg
-    assert DenseEmbedder.load(path, cfg, CONFIG.text) is not None
+    assert DenseEmbedder.load(path, cfg, CONFIG.text, digest) is not None
     other = dataclasses.replace(CONFIG.text, stopwords_extra=("roof",))
-    assert DenseEmbedder.load(path, cfg, other) is None
+    assert DenseEmbedder.load(path, cfg, other, digest) is None
 
 
 @pytest.mark.parametrize("word, synonym, phrase_member", [

@@ -44,17 +44,20 @@ def household(tmp_path_factory):
     build_pdf(folder / "statement.pdf", ["Bank statement for October: balance 1,204.55."])
     store = root / "store"
     brain = Brain(store)
-    brain.ingest([FIXTURES / "corpus", folder], now=INGEST_NOW)
+    # follow_symlinks: the link out is stored, so the originals route's own guard is tested.
+    brain.ingest([FIXTURES / "corpus", folder], now=INGEST_NOW, follow_symlinks=True)
     (folder / "statement.pdf").unlink()
     (folder / "statement.pdf").symlink_to(outside / "secret.pdf")
     return brain, store, folder
 
 
 @pytest.fixture(scope="module")
-def client(household):
+def client(household, tmp_path_factory):
     brain, _, _ = household
     now = _ask_now(brain, datetime.strptime(ASK_DAY, "%Y-%m-%d"))
-    return TestClient(create_app(brain, now=now), base_url=LOCAL)
+    # Web ingests may name the tests' temporary folders (as `serve --allow` would).
+    return TestClient(create_app(brain, now=now, allowed_roots=[str(tmp_path_factory.getbasetemp())]),
+                      base_url=LOCAL)
 
 
 def doc_id(brain: Brain, name: str) -> str:
@@ -331,3 +334,87 @@ def test_questions_asked_at_once_get_the_answers_asked_one_by_one(client):
     with ThreadPoolExecutor(max_workers=8) as pool:
         at_once = list(pool.map(lambda q: client.get("/api/ask", params={"q": q}).json(), questions))
     assert at_once == [one_by_one[q] for q in questions]
+
+
+# ---- issue 17: bounded requests, validated paths, roots, --allow, symlinks ----------------------
+def test_a_body_over_the_limit_is_refused_before_it_is_read(client):
+    huge = "x" * (2 << 20)
+    response = client.post("/api/ingest", content=json.dumps({"paths": [huge]}),
+                           headers={"Content-Type": "application/json"})
+    assert response.status_code == 413 and len(response.content) < 200
+
+
+@pytest.mark.parametrize("body, reason", [
+    pytest.param('{"paths": ["/tmp/' + "a" * 5000 + '"]}', "PATH_MAX", id="longer-than-path-max"),
+    pytest.param('{"paths": ["/tmp/a\\u0000b"]}', "NUL", id="nul"),
+    pytest.param('{"paths": ["/tmp/\\ud800"]}', "surrogate", id="lone-surrogate"),
+    pytest.param('{"paths": ["/tmp"], "wait": 1e999999}', "", id="infinite-wait"),
+])
+def test_an_impossible_path_is_refused_before_anything_is_written(household, client, body, reason):
+    brain, _, _ = household
+    roots = brain.roots()
+    response = client.post("/api/ingest", content=body, headers={"Content-Type": "application/json"})
+    assert response.status_code == 422 and reason in response.text and len(response.content) < 1000
+    assert brain.roots() == roots
+
+
+def test_a_failed_ingest_records_no_root(tmp_path):
+    brain = Brain(tmp_path / "store")
+    summary = brain.ingest([tmp_path / "no-such-folder"], now=INGEST_NOW)
+    assert summary.exit_code == 2 and brain.roots() == []
+
+
+def test_roots_are_listed_and_forgotten_from_the_cli(tmp_path, capsys):
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "a.md").write_text("The spare key is under the blue pot.\n")
+    store = str(tmp_path / "store")
+    assert main(["ingest", str(notes), "--store", store]) == 0
+    capsys.readouterr()
+    assert main(["roots", "--store", store]) == 0
+    assert capsys.readouterr().out.strip() == os.path.realpath(notes)
+    assert main(["roots", "forget", str(notes), "--store", store]) == 0
+    assert main(["roots", "--store", store, "--json"]) == 0
+    assert capsys.readouterr().out.strip().splitlines()[-1] == "[]"
+
+
+def test_without_a_token_web_ingest_stays_under_the_allowed_roots(tmp_path):
+    allowed, outside = tmp_path / "allowed", tmp_path / "outside"
+    for folder in (allowed / "bills", allowed / ".ssh", outside):
+        folder.mkdir(parents=True)
+        (folder / "note.md").write_text("Water bill is due on the 5th.\n")
+    brain = Brain(tmp_path / "store")
+    brain.ingest([allowed / "bills"], now=INGEST_NOW)
+    default = TestClient(create_app(brain), base_url=LOCAL)  # default: the CLI's roots
+    assert default.post("/api/ingest", json={"paths": [str(outside)]}).status_code == 403
+    assert default.post("/api/ingest", json={"paths": [str(allowed / "bills")]}).status_code == 200
+    given = TestClient(create_app(brain, allowed_roots=[str(allowed)]), base_url=LOCAL)
+    assert given.post("/api/ingest", json={"paths": [str(allowed / ".ssh")]}).status_code == 403
+    assert given.post("/api/ingest", json={"paths": [str(outside)]}).status_code == 403
+    token = TestClient(create_app(brain, token="t0ken", allowed_roots=[str(allowed)]), base_url=LOCAL)
+    assert token.post("/api/ingest", json={"paths": [str(outside)]},
+                      headers={"Authorization": "Bearer t0ken"}).status_code == 200
+    assert os.path.realpath(outside) in brain.roots()
+
+
+def test_a_symlink_out_of_an_ingested_folder_is_followed_only_when_asked(tmp_path):
+    folder, outside = tmp_path / "docs", tmp_path / "elsewhere"
+    folder.mkdir()
+    outside.mkdir()
+    (outside / "passwd.md").write_text("root:x:0:0 not a household document\n")
+    (folder / "inside.md").write_text("Spare key under the blue pot.\n")
+    (folder / "link.md").symlink_to(outside / "passwd.md")
+    (folder / "alias.md").symlink_to(folder / "inside.md")
+    brain = Brain(tmp_path / "store")
+    summary = brain.ingest([folder], now=INGEST_NOW)
+    by_name = {os.path.basename(line.source): line for line in summary.lines}
+    assert by_name["link.md"].status == "skipped" and "outside the ingested folders" in by_name["link.md"].error
+    assert by_name["alias.md"].status == "ingested"  # a link inside the folder is followed
+    assert all("root:x" not in d["title"] for d in brain.documents())
+    followed = Brain(tmp_path / "store2").ingest([folder], now=INGEST_NOW, follow_symlinks=True)
+    assert {os.path.basename(l.source): l.status for l in followed.lines}["link.md"] == "ingested"
+
+
+def test_the_api_docs_page_is_gone_and_the_spec_stays(client):
+    assert client.get("/api/docs").status_code == 404
+    assert client.get("/api/openapi.json").status_code == 200

@@ -52,7 +52,8 @@ def server(tmp_path_factory):
                    env=env, check=False, capture_output=True, timeout=START_TIMEOUT_S)
     port = free_port()
     log = open(root / "serve.log", "w+")
-    proc = subprocess.Popen(_cli("serve", "--port", str(port), "--now", ASK_DAY),
+    # --allow: the page's ingest names a folder beside the ones ingested from the CLI.
+    proc = subprocess.Popen(_cli("serve", "--port", str(port), "--now", ASK_DAY, "--allow", str(root)),
                             env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + START_TIMEOUT_S

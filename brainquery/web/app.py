@@ -10,6 +10,7 @@ original of a document is looked up by its id, never by a path.
 from __future__ import annotations
 
 import hmac
+import os
 from collections import Counter
 from datetime import datetime, timezone
 from pathlib import Path
@@ -17,16 +18,18 @@ from typing import Any, Literal
 from urllib.parse import quote, urlsplit
 
 from fastapi import FastAPI, HTTPException, Query, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
-from pydantic import BaseModel, Field, create_model
+from pydantic import BaseModel, Field, StrictBool, create_model
 
 from ..ask import AskResult
 from ..brain import DOCUMENT_FIELDS, Brain
 from ..originals import NoSuchDocument
 from ..router import PATTERNS
-from . import present
+from . import ingest_paths, present
+from .limits import BodyLimit
 from .jobs import Busy, IngestJob, IngestJobs
 
 HERE = Path(__file__).resolve().parent
@@ -63,17 +66,29 @@ class IngestSummaryModel(BaseModel):
 
 class IngestRequest(BaseModel):
     paths: list[str] = Field(min_length=1, description="files, folders, mbox files, Maildir folders")
-    wait: bool = Field(True, description="answer with the summary once done (the CLI's object); "
+    wait: StrictBool = Field(True, description="answer with the summary once done (the CLI's object); "
                                          "false: answer at once with a job to poll")
 
 
 def create_app(brain: Brain, *, token: str = "", now: datetime | None = None,
-               bound_host: str | None = None) -> FastAPI:
+               bound_host: str | None = None, allowed_roots: list[str] | None = None) -> FastAPI:
     """The app over `brain`. `token`: every request must carry it. `now` pins "today".
-    `bound_host`: the address served on, accepted in Host headers besides loopback names."""
+    `bound_host`: the address served on, accepted in Host headers besides loopback names.
+    `allowed_roots`: without a token, web ingests stay under these folders (default: the
+    roots already ingested)."""
     web = brain.config.web
+    # No /api/docs: the Swagger page loads its script from a CDN our own CSP blocks;
+    # /api/openapi.json describes the API for any viewer.
     app = FastAPI(title="Brain Query", version="1", description=__doc__,
-                  docs_url="/api/docs", redoc_url=None, openapi_url="/api/openapi.json")
+                  docs_url=None, redoc_url=None, openapi_url="/api/openapi.json")
+    app.add_middleware(BodyLimit, max_bytes=web.max_body_bytes)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, err: RequestValidationError):
+        # Where and why, never the input: it may be megabytes, or not JSON at all (inf).
+        return JSONResponse({"detail": [{"loc": list(e.get("loc", ())), "msg": e.get("msg", "")}
+                                        for e in err.errors()]}, status_code=422)
+    roots = list(brain.roots() if allowed_roots is None else allowed_roots)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     templates = Jinja2Templates(directory=HERE / "templates")
     jobs = IngestJobs(brain, now)
@@ -152,6 +167,9 @@ def create_app(brain: Brain, *, token: str = "", now: datetime | None = None,
               response_model=IngestSummaryModel)
     def api_ingest(body: IngestRequest) -> Any:
         """`brainquery ingest PATH... --json`; with `wait: false`, a job to poll."""
+        problem = ingest_paths.refusal(body.paths, web, None if token else roots)
+        if problem:
+            raise HTTPException(problem[0], problem[1])
         try:
             job = jobs.start(body.paths)
         except Busy as err:
