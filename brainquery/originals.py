@@ -78,9 +78,11 @@ def _checked_file(store: Store, meta: dict[str, Any], roots: Sequence[str]) -> t
     record = store.source(file_path) if file_path else None
     if record is None:
         return None, "the store has no record of the file this came from"
-    if not inside(file_path, roots):
+    # A name that is not UTF-8 is stored escaped (`caf\xe9.txt`); its bytes open the file.
+    raw = record.get("path_bytes")
+    path = Path(os.fsdecode(bytes.fromhex(raw))) if raw else Path(file_path)
+    if not inside(str(path), roots):
         return None, "the file lies outside the folders you ingested"
-    path = Path(file_path)
     if path.is_dir():
         return path, ""  # a Maildir folder gains mail all the time: its messages are checked
     try:

@@ -7,6 +7,7 @@ from datetime import datetime
 from functools import cached_property
 from pathlib import Path
 
+from .bounds import storable
 from .dates import from_timestamp
 
 
@@ -77,10 +78,10 @@ class Blob:
         """What a person opens: the file, or for an attachment its message's source."""
         if self.parent is not None:
             return self.parent.source
-        return str(self.path) if self.path else self.name
+        return storable(str(self.path)) if self.path else storable(self.name)
 
     @property
     def file_path(self) -> str:
         if self.parent is not None:
             return self.parent.file_path
-        return str(self.path) if self.path else ""
+        return storable(str(self.path)) if self.path else ""

@@ -47,6 +47,10 @@ class IngestSection:
     sniff_bytes: int
     min_year: int
     max_future_days: int
+    max_title_chars: int
+    max_metadata_chars: int
+    max_text_bytes: int
+    max_error_chars: int
 
 
 @dataclasses.dataclass(frozen=True)
