@@ -14,7 +14,7 @@ import sys
 from datetime import datetime
 from typing import Any, Callable, NamedTuple, Sequence
 
-from ingest.blob import Blob
+from ingest.blob import Blob, open_regular
 from ingest.bounds import bound_document, error_line, raw_path_hex, storable
 from ingest.document import Document, IngestError, ItemFailure, UnsupportedInput
 from ingest.registry import Context, Registry, default_registry
@@ -343,7 +343,7 @@ def _digest(blob: Blob) -> str:
             stat = entry.stat()
             digest.update(f"{sub}/{entry.name}\x1f{stat.st_size}\x1f{stat.st_mtime_ns}\n".encode())
         return digest.hexdigest()
-    with open(blob.path, "rb") as fh:
+    with open_regular(blob.path) as fh:
         for block in iter(lambda: fh.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()

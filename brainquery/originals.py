@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 from typing import Any, Sequence
 
-from ingest.blob import Blob
+from ingest.blob import Blob, read_regular
 from ingest.document import IngestError
 from ingest.email_message import ParsedMessage, address_list, header_text, parse_rfc822
 from ingest.msg import parse_msg
@@ -143,7 +143,7 @@ def _message_bytes(path: Path, container: str, source: str, max_bytes: int) -> b
 def _read_limited(path: Path, max_bytes: int) -> bytes:
     if path.stat().st_size > max_bytes:
         raise ValueError(f"the file is over the {max_bytes}-byte limit")
-    return path.read_bytes()
+    return read_regular(path)
 
 
 def _parse_message(raw: bytes, kind: str, name: str) -> ParsedMessage:
