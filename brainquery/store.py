@@ -39,6 +39,11 @@ class Store:
     def __init__(self, location: str | os.PathLike | None, cfg: StoreSection):
         self.location = str(location or default_location())
         self.cfg = cfg
+        scheme = urlparse(self.location).scheme
+        if "://" in self.location and not is_server(self.location):
+            # Only http(s) names a server; anything else with a scheme is no folder either
+            # (`ftp://x` would otherwise become a folder named "ftp:").
+            raise StoreError(f"a server store needs http:// or https://, got {scheme or self.location}://")
         try:
             self._client = self._connect()
             self._chunks = self._client.get_or_create_collection(
