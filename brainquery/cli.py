@@ -235,7 +235,10 @@ def _summary_text(summary: IngestSummary) -> str:
     if types:
         lines.append("  " + ", ".join(f"{t} {n}" for t, n in sorted(types.items())))
     skipped = [line for line in summary.lines if line.status == "skipped"]
-    for title, group in (("failed", summary.failures), ("skipped", skipped)):
+    # Stored, but not whole: a password-protected PDF by its name, a text cut at the limit.
+    partial = [line for line in summary.lines if line.status == "ingested" and line.error]
+    for title, group in (("failed", summary.failures), ("skipped", skipped),
+                         ("stored in part", partial)):
         if group:
             lines.append(f"{title}:")
             lines += [_failure_text(line) for line in group]

@@ -68,7 +68,8 @@ def truncate_text(text: str, max_bytes: int) -> tuple[str, str]:
 def bound_document(doc: Document, cfg: IngestSection) -> tuple[Document, str]:
     """`doc` with its text, title and metadata strings capped and storable, and a note
     ("truncated at 20 MB") when its text was cut."""
-    text, note = truncate_text(doc.text, cfg.max_text_bytes)
+    text, cut = truncate_text(doc.text, cfg.max_text_bytes)
+    note = "; ".join(n for n in (doc.note, cut) if n)
     meta_limit = cfg.max_metadata_chars
     bounded = dataclasses.replace(
         doc,

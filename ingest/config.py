@@ -52,6 +52,7 @@ class IngestSection:
     max_text_bytes: int
     max_error_chars: int
     max_clock_year: int
+    document_extensions: tuple[str, ...]
 
     def __post_init__(self) -> None:
         from .dates import zone
