@@ -27,6 +27,21 @@ from .textproc import Analyzer
 from .timewindow import TimeWindow
 
 IDK = "I don't know — nothing in your documents answers this"
+
+
+class QuestionError(ValueError):
+    """A question that cannot be asked: empty, longer than scoring.max_question_chars, or
+    asking for fewer than one source. The CLI says so in one line (exit 2), the API with 422."""
+
+
+def check_question(question: str, k: int | None, max_chars: int) -> None:
+    if not question.strip():
+        raise QuestionError("the question is empty")
+    if len(question) > max_chars:
+        raise QuestionError(f"the question is {len(question)} characters; the limit is "
+                            f"{max_chars} (scoring.max_question_chars)")
+    if k is not None and k < 1:
+        raise QuestionError(f"--k must be at least 1, got {k}")
 FRESH = "Recent information found"
 POSSIBLY_OUTDATED = "Possibly outdated — check for newer updates"
 STALE = "Stale information — verify with the school or organizer"
@@ -134,6 +149,7 @@ class Asker:
             pattern: str | None = None) -> AskResult:
         if now.tzinfo is None:
             raise ValueError("ask needs a timezone-aware `now`")
+        check_question(question, k, self.config.scoring.max_question_chars)
         k = k or self.config.scoring.default_k
         self._extracts = {}
         route = self._anchored(self.router.route(question, now, pattern), question, now)

@@ -9,7 +9,7 @@ from typing import Any, Callable, Sequence
 
 from . import check as check_module
 from . import model_cache, query_index
-from .ask import Asker, AskResult
+from .ask import Asker, AskResult, check_question
 from .config import Config, load_config
 from .files import remove_leftovers, replaced
 from .indexer import EXIT_NOTHING_RAN, Indexer, IngestSummary, ReportLine
@@ -141,6 +141,8 @@ class Brain:
             pattern: str | None = None) -> AskResult:
         """Answer `question` as of `now` (default: this moment), with at most `k` sources.
         `pattern` (logistical, entity, historical) overrides the router."""
+        # Refused before the index is even loaded: an empty or 1 MB question answers nothing.
+        check_question(question, k, self.config.scoring.max_question_chars)
         with self._ask_lock:
             return self._answerer().ask(question, now or datetime.now(timezone.utc).astimezone(),
                                         k=k, pattern=pattern)

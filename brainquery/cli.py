@@ -21,14 +21,27 @@ from typing import Sequence
 from ingest.config import ConfigError
 
 from .age import relative_age
+from .ask import QuestionError
 from .brain import Brain
 from .config import load_config
 from .indexer import EXIT_NOTHING_RAN, EXIT_SOME_FAILED, FAILED, IngestSummary, ReportLine
 from .router import PATTERNS
 from .store import StoreBusy, StoreError, StoreWriteError, is_server
+from .terminal import json_line, printable
 
 FIXTURE_QUERIES = Path(__file__).resolve().parent.parent / "fixtures" / "queries.jsonl"
 TOKEN_ENV = "BRAINQUERY_TOKEN"
+MAX_PORT = 65535
+
+
+class UsageError(ValueError):
+    """Bad command-line input found after parsing (it needs the config): exit 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):
+        # One line, like every other refusal: the usage is one `--help` away.
+        self.exit(EXIT_NOTHING_RAN, f"{self.prog}: {printable(message)} (see --help)\n")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -38,16 +51,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.verbose:
         quiet_parsers()
     try:
-        brain = Brain(args.store, load_config(args.config), read_only=args.read_only)
+        config = load_config(args.config)
+        _check_now(args.now, config)
+        # The report file is opened before the store: a bad --report changes nothing.
+        args.report_file = _open_report(args.report) if getattr(args, "report", None) else None
+        brain = Brain(args.store, config, read_only=args.read_only)
         return args.run(brain, args)
     except StoreBusy as err:
-        print(f"brainquery: {err} (without --no-wait, a writer waits its turn)", file=sys.stderr)
+        print(f"brainquery: {printable(str(err))} (without --no-wait, a writer waits its turn)",
+              file=sys.stderr)
         return EXIT_NOTHING_RAN
     except StoreWriteError as err:
-        print(f"brainquery: {err}", file=sys.stderr)
+        print(f"brainquery: {printable(str(err))}", file=sys.stderr)
         return EXIT_SOME_FAILED
-    except (ConfigError, StoreError) as err:
-        print(f"brainquery: {err}", file=sys.stderr)
+    except (ConfigError, StoreError, UsageError, QuestionError) as err:
+        print(f"brainquery: {printable(str(err))}", file=sys.stderr)
         return EXIT_NOTHING_RAN
     except OSError as err:
         if err.errno not in _DISK_ERRNOS:
@@ -81,11 +99,13 @@ def cmd_ingest(brain: Brain, args: argparse.Namespace) -> int:
     Unchanged files are skipped, changed ones replace their old chunks. Exit code 0 when
     everything went in, 1 when some files failed, 2 when nothing could be ingested.
     """
-    report = open(args.report, "w", encoding="utf-8") if args.report else None
+    report = args.report_file
 
     def write(line: ReportLine) -> None:
         if report is not None:
+            # Flushed line by line: a killed ingest leaves the report of what it did.
             report.write(json.dumps(line.to_dict(), ensure_ascii=False) + "\n")
+            report.flush()
 
     try:
         summary = brain.ingest(args.paths, now=args.now, progress=None, on_line=write,
@@ -94,9 +114,9 @@ def cmd_ingest(brain: Brain, args: argparse.Namespace) -> int:
         if report is not None:
             report.close()
     if args.json:
-        print(json.dumps(summary.to_dict(), ensure_ascii=False))
+        print(json_line(summary.to_dict()))
     else:
-        print(_summary_text(summary))
+        print(printable(_summary_text(summary)))
     return summary.exit_code
 
 
@@ -116,9 +136,9 @@ def cmd_ask(brain: Brain, args: argparse.Namespace) -> int:
     for question in questions:
         result = brain.ask(question, now=now, k=args.k, pattern=args.pattern)
         if args.json:
-            print(json.dumps(result.to_dict(), ensure_ascii=False), flush=True)
+            print(json_line(result.to_dict()), flush=True)
         else:
-            print(render_answer(result), flush=True)
+            print(printable(render_answer(result)), flush=True)
     return 0
 
 
@@ -283,13 +303,13 @@ def cmd_ls(brain: Brain, args: argparse.Namespace) -> int:
     """
     for doc in brain.documents():
         if args.json:
-            print(json.dumps(doc, ensure_ascii=False))
+            print(json_line(doc))
         else:
             weak = "*" if doc["date_source"] in _WEAK_DATE_SOURCES else " "
             day = (doc["source_date"] or "undated")[:10] + weak
             name = doc["title"] or doc["source"]
             where = doc["source"] + (f" [{doc['attachment']}]" if doc["attachment"] else "")
-            print(f"{day:11}  {doc['doc_type']:14}  {name[:60]:60}  {where}")
+            print(printable(f"{day:11}  {doc['doc_type']:14}  {name[:60]:60}  {where}"))
     return 0
 
 
@@ -307,7 +327,10 @@ def _summary_text(summary: IngestSummary) -> str:
     if types:
         lines.append("  " + ", ".join(f"{t} {n}" for t, n in sorted(types.items())))
     skipped = [line for line in summary.lines if line.status == "skipped"]
-    for title, group in (("failed", summary.failures), ("skipped", skipped)):
+    # Stored, but not whole: a password-protected PDF by its name, a text cut at the limit.
+    partial = [line for line in summary.lines if line.status == "ingested" and line.error]
+    for title, group in (("failed", summary.failures), ("skipped", skipped),
+                         ("stored in part", partial)):
         if group:
             lines.append(f"{title}:")
             lines += [_failure_text(line) for line in group]
@@ -322,6 +345,38 @@ def _failure_text(line: ReportLine) -> str:
     return f"  {where}: {reason}"
 
 
+def _check_now(day: datetime | None, config) -> None:
+    """A pinned day the date arithmetic can work with (9999-12-31 overflows it)."""
+    limits = config.ingest.ingest
+    if day is not None and not limits.min_year <= day.year <= limits.max_clock_year:
+        raise UsageError(f"--now must lie between the years {limits.min_year} and "
+                         f"{limits.max_clock_year} (ingest.min_year, ingest.max_clock_year)")
+
+
+def _open_report(path: str):
+    try:
+        return open(path, "w", encoding="utf-8")
+    except OSError as err:
+        raise UsageError(f"cannot write the report {path}: {err.strerror or err}") from err
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from err
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def _port(text: str) -> int:
+    value = _positive(text)
+    if value > MAX_PORT:
+        raise argparse.ArgumentTypeError(f"a port is 1 to {MAX_PORT}, got {value}")
+    return value
+
+
 def _day(text: str) -> datetime:
     try:
         return datetime.strptime(text, "%Y-%m-%d").replace(tzinfo=timezone.utc)
@@ -330,7 +385,7 @@ def _day(text: str) -> datetime:
 
 
 def _parser() -> argparse.ArgumentParser:
-    common = argparse.ArgumentParser(add_help=False)
+    common = _Parser(add_help=False)
     common.add_argument("--store", help="store folder or http://HOST:PORT of a Chroma server "
                                         "(default $BRAINQUERY_STORE or the per-user data folder)")
     common.add_argument("--config", help="a TOML file overriding config/default.toml "
@@ -339,7 +394,7 @@ def _parser() -> argparse.ArgumentParser:
     common.add_argument("--now", type=_day, help="pin today's date (YYYY-MM-DD)")
     common.add_argument("-v", "--verbose", action="store_true")
 
-    parser = argparse.ArgumentParser(prog="brainquery", description=__doc__,
+    parser = _Parser(prog="brainquery", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
     # Commands that only read open the store read-only (see Store).
@@ -374,13 +429,13 @@ def _roots_args(p: argparse.ArgumentParser) -> None:
 
 def _ask_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("question", help='the question, or - to read one per line from stdin')
-    p.add_argument("--k", type=int, default=None, help="at most this many sources (default 5)")
+    p.add_argument("--k", type=_positive, default=None, help="at most this many sources (default 5)")
     p.add_argument("--pattern", choices=PATTERNS, help="skip the router: answer as this pattern")
 
 
 def _serve_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--host", help="address to listen on (default 127.0.0.1, web.host)")
-    p.add_argument("--port", type=int, help="port (default 8765, web.port)")
+    p.add_argument("--port", type=_port, help="port (default 8765, web.port)")
     p.add_argument("--token", help=f"a secret every request must carry (or ${TOKEN_ENV})")
     p.add_argument("--allow", action="append", metavar="PATH", default=[],
                    help="without a token, web ingests only into folders under PATH (repeatable; "
@@ -392,7 +447,7 @@ def _eval_args(p: argparse.ArgumentParser) -> None:
                    help="JSON Lines question sets (default fixtures/queries.jsonl)")
     p.add_argument("--corpus", help="the documents the questions are about "
                                     "(default: the corpus folder beside QUERIES)")
-    p.add_argument("--k", type=int, default=None)
+    p.add_argument("--k", type=_positive, default=None)
 
 
 if __name__ == "__main__":

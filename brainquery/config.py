@@ -13,6 +13,14 @@ class ChunkingSection:
     chunk_chars: int
     overlap_chars: int
 
+    def __post_init__(self) -> None:
+        # A chunk of 0 characters never moves forward: chunking would loop forever.
+        if self.chunk_chars < 1:
+            raise ConfigError(f"config key chunking.chunk_chars must be at least 1, got {self.chunk_chars}")
+        if not 0 <= self.overlap_chars < self.chunk_chars:
+            raise ConfigError("config key chunking.overlap_chars must be at least 0 and less than "
+                              f"chunking.chunk_chars, got {self.overlap_chars}")
+
 
 @dataclasses.dataclass(frozen=True)
 class EmbeddingSection:
@@ -114,6 +122,7 @@ class ScoringSection:
     halt_top_k: int
     agreement_cosine: float
     default_k: int
+    max_question_chars: int
     attachment_context_chars: int
     sibling_weight: float
     undated_date_sources: tuple[str, ...]

@@ -15,7 +15,8 @@ import sys
 from datetime import datetime
 from typing import Any, Callable, NamedTuple, Sequence
 
-from ingest.blob import Blob
+from ingest.blob import Blob, open_regular
+from ingest.bounds import bound_document, error_line, raw_path_hex, storable
 from ingest.document import Document, IngestError, ItemFailure, UnsupportedInput
 from ingest.registry import Context, Registry, default_registry
 from ingest.sniff import magic
@@ -140,7 +141,7 @@ class Indexer:
                on_input: Callable[[int, int, str], None] | None = None) -> IngestSummary:
         """`on_input(done, total, path)` is called before each input is read."""
         summary = IngestSummary()
-        emit = _Emitter(summary, on_line)
+        emit = _Emitter(summary, on_line, self.config.ingest.ingest)
         self._load_known()
         sources = self.store.sources()
         self._model = model_cache.open_model(self.store, self.config.embedding, self.config.text)
@@ -153,11 +154,11 @@ class Indexer:
                 emit(ReportLine(source=item.path, status=FAILED, error=item.error))
                 continue
             if not self._inside_roots(item):
-                emit(ReportLine(source=str(item.path), status=SKIPPED,
-                                error=f"{item.name}: a symlink to outside the ingested folders "
+                emit(ReportLine(source=storable(str(item.path)), status=SKIPPED,
+                                error=f"{storable(item.name)}: a symlink to outside the ingested folders "
                                       "(--follow-symlinks follows it)"))
                 continue
-            self._ingest_blob(item, sources.get(str(item.path)), emit)
+            self._ingest_blob(item, sources.get(storable(str(item.path))), emit)
         if on_input is not None:
             on_input(len(inputs), len(inputs), "")  # all read; what is left is writing
         self._flush(final=True)
@@ -176,7 +177,9 @@ class Indexer:
 
     # ---- one input --------------------------------------------------------------------
     def _ingest_blob(self, blob: Blob, previous: dict[str, Any] | None, emit: "_Emitter") -> None:
-        path = str(blob.path)
+        # The store keys a file by its storable name (`caf\xe9.txt`); the bytes of a name
+        # that is not UTF-8 are kept beside it, to open the file again.
+        path = storable(str(blob.path))
         ok_before = previous is not None and previous.get("status") == "ok"
         try:
             stat = file_stat(blob)
@@ -188,6 +191,8 @@ class Indexer:
                 emit(ReportLine(source=path, status=FAILED, error=problem))
                 return
             fingerprint = {**stat, "sha256": _digest(blob)}
+            if raw_path_hex(str(blob.path)):
+                fingerprint["path_bytes"] = raw_path_hex(str(blob.path))
         except OSError as err:
             emit(ReportLine(source=path, status=FAILED, error=f"cannot read: {err.strerror or err}"))
             return
@@ -244,6 +249,7 @@ class Indexer:
                             title=item.title, message_id=item.message_id,
                             attachment=item.attachment))
             return
+        item, note = bound_document(item, self.config.ingest.ingest)
         known = self._known.get(item.doc_id)
         if item.doc_id in seen:
             emit(ReportLine.of(item, SKIPPED, "the same document appears earlier in this file"))
@@ -255,7 +261,7 @@ class Indexer:
         else:
             seen.add(item.doc_id)
             self._queue(item, known)
-            emit(ReportLine.of(item, INGESTED))
+            emit(ReportLine.of(item, INGESTED, note))
 
     def _queue(self, doc: Document, known: _Known | None) -> None:
         chunks = chunk_text(doc.text, self.config.chunking)
@@ -319,11 +325,19 @@ def chunk_metadata(doc: Document, n_chunks: int) -> dict[str, Any]:
 
 
 class _Emitter:
-    def __init__(self, summary: IngestSummary, on_line: Callable[[ReportLine], None] | None):
+    def __init__(self, summary: IngestSummary, on_line: Callable[[ReportLine], None] | None,
+                 limits):
         self.summary = summary
         self.on_line = on_line
+        self.limits = limits
 
     def __call__(self, line: ReportLine) -> None:
+        # A report line is written as UTF-8 and printed: every string storable, the error
+        # one bounded line (a calendar parser quotes hundreds of raw bytes).
+        line = dataclasses.replace(
+            line, source=storable(line.source), title=storable(line.title),
+            message_id=storable(line.message_id), attachment=storable(line.attachment),
+            error=error_line(line.error, self.limits.max_error_chars))
         self.summary.lines.append(line)
         if self.on_line is not None:
             self.on_line(line)
@@ -346,7 +360,7 @@ def _digest(blob: Blob) -> str:
             stat = entry.stat()
             digest.update(f"{sub}/{entry.name}\x1f{stat.st_size}\x1f{stat.st_mtime_ns}\n".encode())
         return digest.hexdigest()
-    with open(blob.path, "rb") as fh:
+    with open_regular(blob.path) as fh:
         for block in iter(lambda: fh.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()

@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 from typing import Any, Sequence
 
-from ingest.blob import Blob
+from ingest.blob import Blob, read_regular
 from ingest.document import IngestError
 from ingest.email_message import ParsedMessage, address_list, header_text, parse_rfc822
 from ingest.msg import parse_msg
@@ -78,9 +78,11 @@ def _checked_file(store: Store, meta: dict[str, Any], roots: Sequence[str]) -> t
     record = store.source(file_path) if file_path else None
     if record is None:
         return None, "the store has no record of the file this came from"
-    if not inside(file_path, roots):
+    # A name that is not UTF-8 is stored escaped (`caf\xe9.txt`); its bytes open the file.
+    raw = record.get("path_bytes")
+    path = Path(os.fsdecode(bytes.fromhex(raw))) if raw else Path(file_path)
+    if not inside(str(path), roots):
         return None, "the file lies outside the folders you ingested"
-    path = Path(file_path)
     if path.is_dir():
         return path, ""  # a Maildir folder gains mail all the time: its messages are checked
     try:
@@ -141,7 +143,7 @@ def _message_bytes(path: Path, container: str, source: str, max_bytes: int) -> b
 def _read_limited(path: Path, max_bytes: int) -> bytes:
     if path.stat().st_size > max_bytes:
         raise ValueError(f"the file is over the {max_bytes}-byte limit")
-    return path.read_bytes()
+    return read_regular(path)
 
 
 def _parse_message(raw: bytes, kind: str, name: str) -> ParsedMessage:

@@ -73,6 +73,11 @@ class Store:
                  read_only: bool = False):
         self.location = str(location or default_location())
         self.cfg = cfg
+        scheme = urlparse(self.location).scheme
+        if "://" in self.location and not is_server(self.location):
+            # Only http(s) names a server; anything else with a scheme is no folder either
+            # (`ftp://x` would otherwise become a folder named "ftp:").
+            raise StoreError(f"a server store needs http:// or https://, got {scheme or self.location}://")
         self.read_only = read_only
         self._state_lock = threading.Lock()  # the lease renewer and the writer share state
         self._client = self._chunks = self._sources = None

@@ -105,6 +105,17 @@ _WEEKDAY_AS_VALUE = re.compile(r"\b(?:to|from|into|onto)\s+(?:a\s+)?$")
 _LEAD = re.compile(r"(?:\b(?:back|way\s+back)\s+)?\b(?:in|on|during|over|from|for|at)\s+(?:the\s+)?$")
 
 
+# The words before a phrase that change its meaning ("since the", "way back in the") are
+# short: looking further back than this found nothing more, but searching from the start of
+# the question for every phrase made a long question quadratic (200 KB: 80 s).
+_LOOKBEHIND_CHARS = 64
+
+
+def _ending_at(pattern: re.Pattern, text: str, end: int) -> re.Match | None:
+    """`pattern` (anchored with $) matched in the few characters just before `end`."""
+    return pattern.search(text, max(0, end - _LOOKBEHIND_CHARS), end)
+
+
 @dataclass(frozen=True)
 class _Ctx:
     now: datetime
@@ -121,7 +132,7 @@ def find_window(question: str, now: datetime) -> TimeWindow | None:
     best: tuple[int, int, TimeWindow] | None = None
     for pattern, resolve in _RULES:
         for m in pattern.finditer(text):
-            since = bool(_SINCE.search(text, 0, m.start()))
+            since = bool(_ending_at(_SINCE, text, m.start()))
             ctx = _Ctx(now=now, today=now.date(), text=text, since=since)
             found = resolve(m, ctx)
             if found is None:
@@ -149,12 +160,12 @@ def _window(found: _Found, m: re.Match, ctx: _Ctx) -> TimeWindow:
     begin = m.start()
     words = m.group(0)
     if ctx.since:
-        since = _SINCE.search(ctx.text, 0, begin)
+        since = _ending_at(_SINCE, ctx.text, begin)
         return TimeWindow(_midnight(start, ctx.now), ctx.now, "since",
                           " ".join(ctx.text[since.start():m.end()].split()))
     if kind == "since":
         return TimeWindow(_midnight(start, ctx.now), ctx.now, kind, " ".join(words.split()))
-    lead = _LEAD.search(ctx.text, 0, begin)
+    lead = _ending_at(_LEAD, ctx.text, begin)
     if lead:
         words = ctx.text[lead.start():m.end()]
     subject = m.groupdict().get("name") or ""
@@ -344,7 +355,7 @@ def _r_season_year(m: re.Match, ctx: _Ctx) -> _Found:
 
 def _r_month(m: re.Match, ctx: _Ctx) -> _Found | None:
     modifier = m["mod"] or ""
-    if not modifier and not _MONTH_PREPOSITION.search(ctx.text, 0, m.start()):
+    if not modifier and not _ending_at(_MONTH_PREPOSITION, ctx.text, m.start()):
         return None
     if m["mo"] == "may" and _MAY_VERB.match(ctx.text, m.end()):
         return None
@@ -371,7 +382,7 @@ def _r_relative_day(m: re.Match, ctx: _Ctx) -> _Found:
 
 
 def _r_weekday(m: re.Match, ctx: _Ctx) -> _Found | None:
-    if not m["mod"] and _WEEKDAY_AS_VALUE.search(ctx.text, 0, m.start()):
+    if not m["mod"] and _ending_at(_WEEKDAY_AS_VALUE, ctx.text, m.start()):
         return None   # "switched to Thursday", "moved from Monday": a weekday, not a day
     weekday, modifier = _WEEKDAYS[m["wd"]], " ".join((m["mod"] or "").split())
     if modifier == "next":

@@ -1,13 +1,44 @@
 """What an ingestor is handed: a file on disk, a Maildir folder, or an attachment's bytes."""
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
+import stat
 from datetime import datetime
 from functools import cached_property
 from pathlib import Path
 
+from .bounds import storable
 from .dates import from_timestamp
+
+
+class NotRegularFile(OSError):
+    """A FIFO, socket or device where a file was expected: opening it could block forever."""
+
+
+@contextlib.contextmanager
+def open_regular(path: os.PathLike | str):
+    """Open `path` for binary reading only when it is a regular file. O_NONBLOCK makes the
+    open itself return at once on a FIFO (a plain open waits for a writer that never
+    comes); the type is then checked on the open descriptor, so no swap can slip in."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise NotRegularFile(f"{os.path.basename(os.fsdecode(path))}: "
+                                 "not a regular file (a FIFO, socket or device)")
+        os.set_blocking(fd, True)
+        fh = os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+    with fh:
+        yield fh
+
+
+def read_regular(path: os.PathLike | str) -> bytes:
+    with open_regular(path) as fh:
+        return fh.read()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -62,7 +93,7 @@ class Blob:
             return self.data[: self.sniff_bytes]
         if self.path is None or self.is_dir:
             return b""
-        with open(self.path, "rb") as fh:
+        with open_regular(self.path) as fh:
             return fh.read(self.sniff_bytes)
 
     def read(self) -> bytes:
@@ -70,17 +101,17 @@ class Blob:
             return self.data
         if self.path is None:
             return b""
-        return self.path.read_bytes()
+        return read_regular(self.path)
 
     @property
     def source(self) -> str:
         """What a person opens: the file, or for an attachment its message's source."""
         if self.parent is not None:
             return self.parent.source
-        return str(self.path) if self.path else self.name
+        return storable(str(self.path)) if self.path else storable(self.name)
 
     @property
     def file_path(self) -> str:
         if self.parent is not None:
             return self.parent.file_path
-        return str(self.path) if self.path else ""
+        return storable(str(self.path)) if self.path else ""

@@ -47,6 +47,27 @@ class IngestSection:
     sniff_bytes: int
     min_year: int
     max_future_days: int
+    max_title_chars: int
+    max_metadata_chars: int
+    max_text_bytes: int
+    max_error_chars: int
+    max_clock_year: int
+    document_extensions: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        from .dates import zone
+
+        try:
+            zone(self.floating_timezone)
+        except ValueError as err:
+            raise ConfigError(f"config key ingest.floating_timezone: {err}") from err
+        for name in ("max_file_bytes", "max_attachment_bytes", "max_message_bytes", "sniff_bytes",
+                     "max_title_chars", "max_metadata_chars", "max_text_bytes", "max_error_chars"):
+            if getattr(self, name) < 1:
+                raise ConfigError(f"config key ingest.{name} must be at least 1, got {getattr(self, name)}")
+        if not self.min_year < self.max_clock_year < 9999:
+            raise ConfigError("config key ingest.max_clock_year must lie between ingest.min_year "
+                              f"and 9999, got {self.max_clock_year}")
 
 
 @dataclasses.dataclass(frozen=True)

@@ -52,17 +52,41 @@ _BAD_ZONE = re.compile(r"\s+(?:[A-Za-z][A-Za-z0-9+-]*|[+-]\d{1,3})\s*$")
 _COMMENT = re.compile(r"\([^()]*\)")
 
 
+# Years the parsers silently rewrite: "1 Jan 0001" becomes 2001 (a two-digit-year rule),
+# "10 Mar -2026" becomes 2000 (the default year, the minus read as a zone).
+_ZERO_YEAR = re.compile(r"(?<![\w+\-:.])0\d{3}(?![\d:])")
+_NEGATIVE_YEAR = re.compile(r"(?<![\d:])-\d{1,4}\s+\d{1,2}:\d{2}")
+
+
 def parse_header_date(raw: str | None) -> tuple[datetime | None, bool]:
     """Parse an RFC 822 Date/Received date. Returns (datetime or None, floating).
 
     RFC 2822 parsing first (obsolete zones, two-digit years, folded lines with comments);
     dateutil for sloppier forms; an unknown zone ("H0500") keeps the wall clock, floating.
+    A broken date (a zone offset of a day or more, a year the parsers would rewrite) is
+    None, as if there were none: the caller falls back, the message is not lost.
     """
     if not raw:
         return None, False
     text = " ".join(_COMMENT.sub(" ", str(raw)).split())
-    if not text:
+    if not text or _ZERO_YEAR.search(text) or _NEGATIVE_YEAR.search(text):
         return None, False
+    parsed, floating = _parse_header_text(text)
+    if parsed is None or not _valid_offset(parsed):
+        return None, False
+    return parsed, floating
+
+
+def _valid_offset(value: datetime) -> bool:
+    """A zone offset Python can convert: strictly within a day (`+9999` is not)."""
+    try:
+        offset = value.utcoffset()
+    except ValueError:
+        return False
+    return offset is None or abs(offset) < timedelta(hours=24)
+
+
+def _parse_header_text(text: str) -> tuple[datetime | None, bool]:
     try:
         parsed = email.utils.parsedate_to_datetime(text)
     except (TypeError, ValueError, IndexError, OverflowError):
@@ -139,8 +163,8 @@ def parse_exif_date(raw: str | None, offset: str | None = None) -> tuple[datetim
     except ValueError:  # "0000:00:00 00:00:00" is what cameras write for "unset"
         return None, False
     off = _OFFSET.match(offset or "")
-    if off:
-        minutes = int(off.group(2)) * 60 + int(off.group(3))
+    minutes = int(off.group(2)) * 60 + int(off.group(3)) if off else 0
+    if off and minutes < 24 * 60:  # "+99:99" is no zone: keep the wall clock, floating
         delta = timedelta(minutes=minutes if off.group(1) == "+" else -minutes)
         return value.replace(tzinfo=timezone(delta)), False
     return value, True

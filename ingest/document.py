@@ -39,6 +39,9 @@ class Document:
     attachment: str = ""
     date_floating: bool = False      # the source stated a wall-clock time with no zone
     meta: Mapping[str, Scalar] = dataclasses.field(default_factory=dict)
+    # What could not be read of a document that is stored all the same (a password-protected
+    # PDF, found by its name): shown on its report line and in the summary.
+    note: str = ""
 
     def __post_init__(self) -> None:
         if self.doc_type not in DOC_TYPES:

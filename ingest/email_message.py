@@ -75,10 +75,12 @@ def parse_rfc822(raw: bytes) -> ParsedMessage:
                          alternative_text=alternative)
 
 
-def check_message_size(raw: bytes, ctx: Context) -> None:
+def check_message_size(size: int, ctx: Context) -> None:
+    """Containers call this with a message's size before they read it: a 300 MB message
+    in an mbox is refused without being held in memory."""
     limit = ctx.config.ingest.max_message_bytes
-    if len(raw) > limit:
-        raise IngestError(f"message is {len(raw)} bytes, over the {limit}-byte limit")
+    if size > limit:
+        raise IngestError(f"message is {size} bytes, over the {limit}-byte limit")
 
 
 def message_documents(

@@ -5,7 +5,7 @@ import mailbox
 import os
 from typing import Iterator
 
-from .blob import Blob
+from .blob import Blob, open_regular
 from .document import IngestError, ItemFailure
 from .email_message import check_message_size, message_documents, parse_rfc822
 from .registry import Context, Item
@@ -30,12 +30,24 @@ class MaildirIngestor:
         for key in keys:
             source = _message_path(box, blob, key)
             try:
-                raw = box.get_bytes(key)
-                check_message_size(raw, ctx)
+                raw = _message_bytes(box, blob, key, ctx)
+                check_message_size(len(raw), ctx)
                 message = parse_rfc822(raw)
                 yield from message_documents(message, blob, ctx, source=source, fallback_key=raw)
             except Exception as err:  # one broken message never stops the folder
                 yield ItemFailure(source=source, error=f"message {key}: {err}")
+
+
+def _message_bytes(box: mailbox.Maildir, blob: Blob, key: str, ctx: Context) -> bytes:
+    """One message file's bytes, read only when it is a regular file of a message's size
+    (a FIFO in cur/ would block `mailbox`'s plain open forever)."""
+    try:
+        path = os.path.join(str(blob.path), box._lookup(key))
+    except (AttributeError, KeyError):
+        return box.get_bytes(key)
+    with open_regular(path) as fh:
+        check_message_size(os.fstat(fh.fileno()).st_size, ctx)  # before reading it
+        return fh.read()
 
 
 def _message_path(box: mailbox.Maildir, blob: Blob, key: str) -> str:

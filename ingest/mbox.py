@@ -27,8 +27,9 @@ class MboxIngestor:
                 # A lone message saved with its From_ line is still just that file.
                 source = blob.source if len(keys) == 1 else f"{blob.source}#{position}"
                 try:
+                    check_message_size(_stored_size(box, key), ctx)
                     raw = box.get_bytes(key)
-                    check_message_size(raw, ctx)
+                    check_message_size(len(raw), ctx)
                     message = parse_rfc822(raw)
                     yield from message_documents(message, blob, ctx, source=source,
                                                  fallback_key=raw)
@@ -36,3 +37,13 @@ class MboxIngestor:
                     yield ItemFailure(source=source, error=f"message {position}: {err}")
         finally:
             box.close()
+
+
+def _stored_size(box: mailbox.mbox, key) -> int:
+    """A message's size from the mailbox's table of contents, without reading it (the
+    table holds each message's start and end offset; mailbox exposes it only privately)."""
+    try:
+        start, stop = box._lookup(key)
+    except (AttributeError, KeyError, TypeError, ValueError):
+        return 0  # no table: get_bytes reads it, and the size is checked after all
+    return stop - start

@@ -142,10 +142,11 @@ def _unlock(reader: pypdf.PdfReader) -> bool:
 def _locked_document(blob: Blob, ctx: Context) -> Document:
     note = (f"{blob.name}: this PDF is password-protected; its content and metadata cannot "
             f"be read without the password.")
-    return make_document(
+    doc = make_document(
         blob, ctx, doc_id=blob_id(blob), text=note, title=blob.name, doc_type="static_pdf",
         source_date=None, date_source="", meta={"encrypted": True},
     )
+    return dataclasses.replace(doc, note="password-protected: only its name is stored")
 
 
 def _extract(reader: pypdf.PdfReader, cfg: IngestConfig, floating: tzinfo) -> _Extracted:

@@ -14,11 +14,13 @@ from typing import Iterator, Protocol, Sequence, Union
 from .blob import Blob
 from .config import IngestConfig
 from .dates import plausible, zone
-from .document import Document, ItemFailure, UnsupportedInput
+from .document import Document, IngestError, ItemFailure, UnsupportedInput
 
 log = logging.getLogger(__name__)
 
 Item = Union[Document, ItemFailure]
+_KIND_WORDS = {"binary": "binary data", "zip": "a zip archive", "ole2": "an Office file",
+               "isobmff": "a video or other media file"}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -67,6 +69,9 @@ class Registry:
 
         kind = magic(blob)
         ingestor = self.pick(blob, kind)
+        if ingestor is None and blob.extension in ctx.config.ingest.document_extensions:
+            raise IngestError(f"{blob.name}: not a readable {blob.extension[1:]} file "
+                              f"(its content is {_KIND_WORDS.get(kind, kind)})")
         if ingestor is None:
             raise UnsupportedInput(f"{blob.name}: no ingestor reads this kind of file ({kind})")
         return ingestor.ingest(blob, ctx)

@@ -24,7 +24,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, Field, StrictBool, create_model
 
-from ..ask import AskResult
+from ..ask import AskResult, QuestionError
 from ..brain import DOCUMENT_FIELDS, Brain
 from ..originals import NoSuchDocument
 from ..router import PATTERNS
@@ -96,6 +96,11 @@ def create_app(brain: Brain, *, token: str = "", now: datetime | None = None,
 
     def today() -> str:
         return (now or datetime.now(timezone.utc).astimezone()).isoformat()
+
+    @app.exception_handler(QuestionError)
+    async def question_refused(request: Request, err: QuestionError):
+        # An empty or over-long question is the asker's mistake, said as such (not a 500).
+        return JSONResponse({"detail": str(err)}, status_code=422)
 
     @app.middleware("http")
     async def guard(request: Request, call_next):
