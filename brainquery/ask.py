@@ -283,7 +283,8 @@ class Asker:
             value = self._extract(r.doc, kind, term_weights).value
             if value is not None:
                 values[r.doc] = value
-        if not values:
+        if not values or np.isnan(self.index.doc_epoch[ranked[0].doc]):
+            # An undated top document cannot be shown to be older than anything.
             return ranked
         newest = max((r for r in eligible if r.doc in values), key=lambda r: _epoch(self.index, r.doc))
         current = values.get(ranked[0].doc)

@@ -153,6 +153,8 @@ class RivalRule:
     coverage_share: float
     match_share: float
     value_match_share: float
+    superseded_event_factor: float
+    series_rival_types: tuple[str, ...]
 
 
 @dataclasses.dataclass(frozen=True)

@@ -113,9 +113,11 @@ class Ranker:
         # Whether a newer document supersedes an older one is judged on the evidence
         # without time: a store's sale flyer naming filter sizes is no rival to the invoice.
         evidence = relevance * parts["type_weight"] * parts["answer_type"] * parts["type_hint"]
-        has_value = (parts["answer_type"] >= 1.0) & (query.kind is not None)
+        has_value = self.answer_type.states(query, candidates)
         rival = self.time.rivals(candidates, parts["coverage"], evidence, on_topic, has_value)
-        parts["decay"] = self.time.score(query, candidates, on_topic, ages, rival)
+        superseded = self.time.superseded_events(candidates, parts["coverage"], evidence, on_topic, has_value,
+                                                 query.kind)
+        parts["decay"] = self.time.score(query, candidates, on_topic, ages, rival, superseded)
         # "What's on the calendar tomorrow" asks for the day itself: when the question's
         # topic is no more than the kind of document, the events of that day are the answer.
         day_question = in_window.size > 0 and query.topic.only_type_terms()

@@ -130,6 +130,14 @@ class AnswerTypeScorer:
         self.miss = config.scoring.kind_miss_factor
         self.dated_kinds = set(config.answer.dated_kinds)
 
+    def states(self, query: Query, candidates: np.ndarray) -> np.ndarray:
+        """Does the chunk's text hold a span of the kind asked for (a date written in it,
+        not the document's own date)?"""
+        kind = query.kind
+        if kind is None or kind not in self.index.kind_names:
+            return np.zeros(len(candidates), dtype=bool)
+        return self.index.chunk_kinds[candidates, self.index.kind_names.index(kind)].astype(bool)
+
     def score(self, query: Query, candidates: np.ndarray) -> np.ndarray:
         kind = query.kind
         if kind is None or kind not in self.index.kind_names:
@@ -167,6 +175,8 @@ class TimeScorer:
         self.config = config
         names = list(index.type_names)
         self.event_code = names.index("calendar_event") if "calendar_event" in names else -1
+        self.series_rival_codes = np.array([names.index(t) for t in config.time.rival.series_rival_types
+                                            if t in names], dtype=np.int64)
 
     def ages(self, query: Query, candidates: np.ndarray) -> np.ndarray:
         """|now - date| in days per candidate; for a calendar event the distance from its
@@ -202,8 +212,31 @@ class TimeScorer:
         rival = rivalled(index.doc_epoch[docs], coverage, match, on_topic, has_value, self.config.time.rival)
         return rival | (index.doc_type[docs] == self.event_code)
 
+    def superseded_events(self, candidates: np.ndarray, coverage: np.ndarray, match: np.ndarray,
+                          on_topic: np.ndarray, has_value: np.ndarray, kind: str | None) -> np.ndarray:
+        """Recurring calendar series that began before a document, not itself an event, that
+        is about the same subject: the email that moved the practice, the council letter
+        that changed the bin day. An event planned after that document is not overtaken."""
+        index = self.index
+        docs = index.chunk_doc[candidates]
+        # Only a series: a one-off event is the record of its own day, whatever came later.
+        series = (index.occ_ptr[docs + 1] - index.occ_ptr[docs]) > 1 if index.occ_ptr.size else False
+        event = (index.doc_type[docs] == self.event_code) & series
+        if not np.any(event):
+            return event
+        # Who can move a standing plan: a person's mail or note, a notice; not a flyer.
+        can_rival = np.isin(index.doc_type[docs], self.series_rival_codes)
+        if kind is not None:
+            # ... and states a value of the kind asked for (a new time, a new day): mail
+            # that only talks about the subject leaves the plan as it was.
+            can_rival &= has_value
+        rival = rivalled(index.doc_epoch[docs], coverage, match, on_topic & can_rival, has_value,
+                         self.config.time.rival)
+        return event & rival & ~np.isnan(index.doc_epoch[docs])
+
     def score(self, query: Query, candidates: np.ndarray, on_topic: np.ndarray | None = None,
-              ages: np.ndarray | None = None, rival: np.ndarray | None = None) -> np.ndarray:
+              ages: np.ndarray | None = None, rival: np.ndarray | None = None,
+              superseded: np.ndarray | None = None) -> np.ndarray:
         """`ages`: self.ages(query, candidates), when the caller has them already; `rival`:
         self.rivals(...), None for the pattern's age weight on every candidate."""
         index, route = self.index, query.route
@@ -226,6 +259,8 @@ class TimeScorer:
             ages = self.ages(query, candidates) if ages is None else ages
             weight = time_weight(model, ages, index.doc_type[docs],
                                  index.type_names, route.recency, relevant, rival)
+        if superseded is not None:
+            weight = np.where(superseded, weight * self.config.time.rival.superseded_event_factor, weight)
         cancelled = index.doc_cancelled[docs]
         weight = np.where(cancelled, weight * self.config.scoring.cancelled_factor, weight)
         if route.pattern == "historical":
