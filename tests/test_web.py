@@ -418,3 +418,11 @@ def test_a_symlink_out_of_an_ingested_folder_is_followed_only_when_asked(tmp_pat
 def test_the_api_docs_page_is_gone_and_the_spec_stays(client):
     assert client.get("/api/docs").status_code == 404
     assert client.get("/api/openapi.json").status_code == 200
+
+
+def test_a_value_answer_shows_big_with_its_evidence_sentence_under_it(client):
+    page = client.get("/", params={"q": "What size is our HVAC filter?"}).text
+    assert '<p class="answer value">16x25x4</p>' in page
+    evidence = page.split('<blockquote class="evidence">', 1)[1].split("</blockquote>", 1)[0]
+    assert "Media filter 16x25x4 MERV 11" in evidence
+    assert "Invoice 26-0314 - Badger State Mechanical" in evidence
