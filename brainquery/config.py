@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 import typing
 
 from ingest.config import ConfigError, IngestConfig, from_mapping, read_layers
@@ -29,7 +30,6 @@ class EmbeddingSection:
     min_df: int
     max_df: float
     sublinear_tf: bool
-    ngram_max: int
     random_state: int
     df_limits_min_chunks: int
     refit_growth_ratio: float
@@ -54,6 +54,12 @@ class BM25Section:
     b: float
     epsilon: float
     idf: str = "okapi"
+
+    def __post_init__(self) -> None:
+        from .bm25 import IDF_FUNCTIONS
+
+        if self.idf not in IDF_FUNCTIONS:
+            raise ConfigError(f"config key bm25.idf: {self.idf!r} is not one of {', '.join(IDF_FUNCTIONS)}")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -127,6 +133,11 @@ class ScoringSection:
     sibling_weight: float
     undated_date_sources: tuple[str, ...]
 
+    def __post_init__(self) -> None:
+        stages = list(self.stages)
+        if not stages or any(n < 1 for n in stages) or stages != sorted(set(stages)):
+            raise ConfigError(f"config key scoring.stages must be increasing counts of at least 1, got {stages}")
+
 
 @dataclasses.dataclass(frozen=True)
 class DecayModel:
@@ -144,6 +155,13 @@ class DecayModel:
     # How much of the age weight a document pays when no newer document about the same
     # subject exists: weight ** unrivalled_power (0: none, 1: all of it).
     unrivalled_power: float
+
+    def __post_init__(self) -> None:
+        from .decay import DECAY_FUNCTIONS
+
+        if self.model not in DECAY_FUNCTIONS:
+            raise ConfigError(f"config key time.*.model: unknown decay model {self.model!r}; valid: "
+                              f"{', '.join(DECAY_FUNCTIONS)}")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -208,6 +226,19 @@ class AnswerSection:
     value_labels: tuple[tuple[str, str], ...]
     # Kinds answered by the value alone ("$4.11"); the others by their sentence.
     value_answers: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        # A bad regex fails here, when the config is read, not at the first question.
+        for key in ("kinds", "spans", "value_labels"):
+            for kind, pattern in getattr(self, key):
+                try:
+                    re.compile(pattern)
+                except re.error as err:
+                    raise ConfigError(f"config key answer.{key}: the pattern for {kind!r} is not a "
+                                      f"regex: {err}") from err
+        unknown = sorted({kind for kind, _ in self.kinds} - {kind for kind, _ in self.spans})
+        if unknown:
+            raise ConfigError(f"config key answer.kinds names kind(s) with no span pattern: {', '.join(unknown)}")
 
 
 @dataclasses.dataclass(frozen=True)

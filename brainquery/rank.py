@@ -78,6 +78,10 @@ class Ranker:
         if index.n_chunks == 0:
             return [], Halting(0, "the store is empty")
         forced = self._window_events(query)
+        # Per-question work the stages share, done once on a copy: scorers never write
+        # into the query.
+        ppr = next(scorer for scorer, _ in self.relevance_parts if isinstance(scorer, PageRankScorer))
+        query = dataclasses.replace(query, ppr_all=ppr.walk(query))
         ranked: list[Ranked] = []
         halting = Halting(0, "no candidates")
         previous = 0

@@ -90,22 +90,25 @@ class PageRankScorer:
         self.seeds = seeds
         self.pool = pool
 
+    def walk(self, query: Query) -> np.ndarray:
+        """The walk's score of every chunk, once per question (the ranker keeps it on the
+        query it prepares for the stages; `score` only reads it)."""
+        hybrid = query.hybrid_all
+        n = min(self.seeds, hybrid.size)
+        if n == 0:
+            return np.zeros(hybrid.size)
+        top = np.argpartition(-hybrid, n - 1)[:n]
+        # Local PageRank: the seeds, their neighbours and the widest candidate set. A walk
+        # over the whole graph costs ~135 ms at 100,000 chunks; this one a few.
+        neighbours = self.graph.adjacency_[top].indices
+        pool = min(self.pool, hybrid.size)
+        widest = np.argpartition(-hybrid, pool - 1)[:pool]
+        nodes = np.union1d(np.union1d(neighbours, widest), top)
+        return np.asarray(self.graph.ppr(top, hybrid[top], walk_only=True, nodes=nodes), dtype=np.float64)
+
     def score(self, query: Query, candidates: np.ndarray) -> np.ndarray:
-        if query.ppr_all is None:
-            hybrid = query.hybrid_all
-            n = min(self.seeds, hybrid.size)
-            if n == 0:
-                return np.zeros(len(candidates))
-            top = np.argpartition(-hybrid, n - 1)[:n]
-            # Local PageRank: the seeds, their neighbours and the widest candidate set. A
-            # walk over the whole graph costs ~135 ms at 100,000 chunks; this one a few.
-            neighbours = self.graph.adjacency_[top].indices
-            pool = min(self.pool, hybrid.size)
-            widest = np.argpartition(-hybrid, pool - 1)[:pool]
-            nodes = np.union1d(np.union1d(neighbours, widest), top)
-            query.ppr_all = np.asarray(self.graph.ppr(top, hybrid[top], walk_only=True, nodes=nodes),
-                                       dtype=np.float64)
-        return _max_normalised(query.ppr_all[candidates])
+        walked = query.ppr_all if query.ppr_all is not None else self.walk(query)
+        return _max_normalised(walked[candidates])
 
 
 class CoverageScorer:

@@ -107,16 +107,6 @@ class Analyzer:
         return [list(m.span()) for m, tokens in zip(words, self.tokens_many([m.group() for m in words]))
                 if wanted.intersection(tokens)]
 
-    def analyze(self, text: str) -> tuple[list[str], list[str]]:
-        """`(tokens(text), words(text))` for the price of one: an index build needs both."""
-        parts, joined = self._split(text)
-        stop, longest = self._stopwords, self.cfg.max_token_chars
-        kept = [t for t in parts if len(t) <= longest]
-        words = self._stem(kept)
-        tokens = [w for t, w in zip(kept, words) if t not in stop]
-        tokens += self._stem([t for t in joined if t not in stop and len(t) <= longest])
-        return tokens, words
-
     def query_terms(self, question: str) -> list[tuple[str, float]]:
         """The question's terms (weight 1, repeats kept: BM25 counts them again), then the
         content words of every synonym group a word or phrase of the question belongs to,

@@ -12,7 +12,6 @@ from datetime import date, datetime, timedelta, timezone, tzinfo
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from dateutil import parser as dateutil_parser
-from dateutil import tz as dateutil_tz
 
 # Obsolete RFC 822 zones and common abbreviations mail still carries.
 _ZONE_OFFSETS = {
@@ -168,10 +167,6 @@ def parse_exif_date(raw: str | None, offset: str | None = None) -> tuple[datetim
         delta = timedelta(minutes=minutes if off.group(1) == "+" else -minutes)
         return value.replace(tzinfo=timezone(delta)), False
     return value, True
-
-
-def local_zone() -> tzinfo:
-    return dateutil_tz.tzlocal()
 
 
 def from_timestamp(seconds: float) -> datetime:

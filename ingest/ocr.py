@@ -18,11 +18,6 @@ log = logging.getLogger(__name__)
 _reported: set[str] = set()  # problems already logged at warning level
 
 
-def available(config: PhotoSection) -> bool:
-    """True when OCR is switched on and the configured command can be found."""
-    return config.ocr_screenshots and shutil.which(config.ocr_command) is not None
-
-
 def ocr_image(data: bytes, config: PhotoSection) -> str | None:
     """The text tesseract reads in `data` (image bytes), or None when it cannot."""
     command = shutil.which(config.ocr_command)

@@ -32,6 +32,12 @@ def test_user_file_overrides_only_its_keys(tmp_path, monkeypatch):
     pytest.param("[chunkin]\nchunk_chars = 10\n", "chunkin", id="unknown-section"),
     pytest.param('[chunking]\nchunk_chars = "big"\n', "chunking.chunk_chars", id="wrong-type"),
     pytest.param("[chunking\n", "not valid TOML", id="bad-toml"),
+    # Meaning, not only shape, is checked when the file is read, not at the first question.
+    pytest.param('[time.entity]\nmodel = "expo"\n', "unknown decay model", id="unknown-decay-model"),
+    pytest.param('[bm25]\nidf = "bm42"\n', "bm25.idf", id="unknown-idf"),
+    pytest.param("[scoring]\nstages = []\n", "scoring.stages", id="no-stages"),
+    pytest.param("[scoring]\nstages = [60, 30]\n", "scoring.stages", id="stages-out-of-order"),
+    pytest.param('[answer]\nspans = [["size", "(unclosed"]]\n', "answer.spans", id="bad-regex"),
 ])
 def test_mistakes_are_named(tmp_path, text, named):
     user = tmp_path / "bad.toml"
