@@ -73,7 +73,10 @@ def time_weight(model: DecayModel, age_days: np.ndarray, type_codes: np.ndarray,
     if model.cutoff_days > 0:
         inside = dated & (safe_age <= model.cutoff_days)
         if np.any(inside & relevant):
-            weight = np.where(dated & ~inside, weight * model.cutoff_factor, weight)
+            # Only a document a newer one rivals is cut: the council's letter that moved the
+            # bin day is not out of date because a calendar reminder happens this week.
+            cut = dated & ~inside & (rival if rival is not None else True)
+            weight = np.where(cut, weight * model.cutoff_factor, weight)
     weight = np.where(dated, weight, model.undated)
     if model.recency_blend:
         # weight ** r: no time weight for r = 0, all of it for r = 1, and in between the
