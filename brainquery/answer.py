@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from datetime import datetime
 from functools import lru_cache
 from typing import Callable, Sequence
 
@@ -145,9 +146,65 @@ def _value_label(cfg: AnswerSection, kind: str | None) -> re.Pattern | None:
     return re.compile(pattern, re.IGNORECASE) if pattern else None
 
 
-def same_value(a: str, b: str) -> bool:
-    """One value, maybe written more or less fully: "16x25" is part of "16x25x4"."""
-    return a == b or a in b or b in a
+def same_value(a: str, b: str, kind: str | None = None) -> bool:
+    """One value, compared as a value of its kind: times as times (1:30 is not 11:30),
+    dates as dates (May 1 is not May 12), amounts as numbers, sizes as dimensions ("16x25"
+    is "16x25x4" written less fully). Other kinds: the same text."""
+    if a == b:
+        return True
+    compare = _COMPARERS.get(kind or "")
+    if compare is None:
+        return False
+    try:
+        return compare(a, b)
+    except (ValueError, OverflowError):
+        return False
+
+
+def _same_size(a: str, b: str) -> bool:
+    x, y = a.split("x"), b.split("x")
+    shorter, longer = sorted((x, y), key=len)
+    return longer[:len(shorter)] == shorter
+
+
+_CLOCK = re.compile(r"(\d{1,2})(?::(\d{2}))?\s*(a\.?m\.?|p\.?m\.?)?")
+
+
+def _minutes(value: str) -> int:
+    if "noon" in value:
+        return 12 * 60
+    m = _CLOCK.search(value)
+    if m is None:
+        raise ValueError(value)
+    hour, minute = int(m.group(1)) % 12 if m.group(3) else int(m.group(1)), int(m.group(2) or 0)
+    if m.group(3) and m.group(3).startswith("p"):
+        hour += 12
+    return hour * 60 + minute
+
+
+def _same_time(a: str, b: str) -> bool:
+    return _minutes(a) == _minutes(b)
+
+
+def _same_date(a: str, b: str) -> bool:
+    from dateutil import parser as dateparser
+
+    # Two defaults: a part neither names (the year) cannot make them differ.
+    first, second = (datetime(1904, 2, 29), datetime(1908, 2, 29))
+    return all(dateparser.parse(a, default=d, fuzzy=True) == dateparser.parse(b, default=d, fuzzy=True)
+               for d in (first, second))
+
+
+def _same_amount(a: str, b: str) -> bool:
+    def number(text: str) -> float:
+        digits = re.sub(r"[^\d.,]", "", text)
+        if re.search(r",\d{2}$", digits):                 # 1.005,55
+            digits = digits.replace(".", "").replace(",", ".")
+        return float(digits.replace(",", ""))
+    return abs(number(a) - number(b)) < 0.005
+
+
+_COMPARERS = {"size": _same_size, "time": _same_time, "date": _same_date, "amount": _same_amount}
 
 
 def whole(text: str, kind: str | None, cfg: AnswerSection) -> Extract:

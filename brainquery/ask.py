@@ -44,7 +44,7 @@ def check_question(question: str, k: int | None, max_chars: int) -> None:
         raise QuestionError(f"--k must be at least 1, got {k}")
 FRESH = "Recent information found"
 POSSIBLY_OUTDATED = "Possibly outdated — check for newer updates"
-STALE = "Stale information — verify with the school or organizer"
+STALE = "Stale information — verify with"    # ... whoever the source is: "the sender, …"
 OLD_ENTITY = "Found only in an old document — verify it is still current"
 HISTORICAL = "Historical record found"
 STALE_MESSAGES = (POSSIBLY_OUTDATED, STALE, OLD_ENTITY)
@@ -288,7 +288,7 @@ class Asker:
             return ranked
         newest = max((r for r in eligible if r.doc in values), key=lambda r: _epoch(self.index, r.doc))
         current = values.get(ranked[0].doc)
-        if newest is ranked[0] or (current is not None and answers.same_value(current, values[newest.doc])):
+        if newest is ranked[0] or (current is not None and answers.same_value(current, values[newest.doc], kind)):
             return ranked   # the top document already states the latest value
         return [newest] + [r for r in ranked if r is not newest]
 
@@ -358,7 +358,7 @@ class Asker:
             ext = self._extract(other.doc, kind, term_weights)
             if ext.value is None:
                 continue
-            key = next((v for v in found if answers.same_value(v, ext.value)), ext.value)
+            key = next((v for v in found if answers.same_value(v, ext.value, kind)), ext.value)
             known = found.get(key)
             if known is None or _epoch(self.index, other.doc) > _epoch(self.index, known[0].doc):
                 found[key] = (other, ext)
@@ -380,14 +380,14 @@ class Asker:
         index, cfg = self.index, self.config.confidence
         meta = index.docs[top.doc]
         age = top.age_days
-        if route.pattern == "historical":
+        if route.pattern == "historical" or _about_the_past(route, now):
             return HISTORICAL, 0.0
         if route.pattern == "logistical":
             if self._upcoming(top.doc, now):
                 # An event still ahead is the schedule as it stands; nothing has overtaken it.
                 return FRESH, 0.0
             if np.isnan(age) or age > cfg.stale_days:
-                return (STALE, 1.0) if not np.isnan(age) else (POSSIBLY_OUTDATED, 0.5)
+                return (f"{STALE} {_who_to_ask(meta)}", 1.0) if not np.isnan(age) else (POSSIBLY_OUTDATED, 0.5)
             return (FRESH, 0.0) if age <= cfg.fresh_days else (POSSIBLY_OUTDATED, 0.5)
         model = dataclasses.replace(self.config.time.entity, recency_blend=False, cutoff_days=0.0)
         doc_type = index.doc_type[[top.doc]]
@@ -413,6 +413,34 @@ class Asker:
             snippet=snippet, attachment=str(meta.get("attachment", "")), doc_id=str(meta.get("doc_id", "")),
             age_days=None if np.isnan(ranked.age_days) else round(ranked.age_days, 2),
             highlights=self.analyzer.spans(snippet, term_weights.keys()), on_topic=ranked.on_topic)
+
+
+def _about_the_past(route: Route, now: float) -> bool:
+    """A question whose named day or period is over ("last Friday", "in 2023"), or asked
+    in the past tense: what was true then is no stale answer to it."""
+    window = route.window
+    if window is not None and window.end.timestamp() <= now:
+        return True
+    return any(cue.startswith("historical:") for cue in route.cues) and route.scores["historical"] >= 0.5
+
+
+_ADDRESS = re.compile(r"^\s*\"?([^\"<]+?)\"?\s*<[^>]*>")
+
+
+def _who_to_ask(meta: dict) -> str:
+    """Who can confirm a stale answer: the event's organizer, the vendor of a bill, the
+    sender of a message (the name before their address), else the source itself."""
+    doc_type = str(meta.get("doc_type", ""))
+    if doc_type == "calendar_event":
+        name = str(meta.get("organizer") or "")
+        return name or "the organizer"
+    if doc_type in ("invoice", "receipt"):
+        return str(meta.get("invoice_vendor") or "") or "the vendor"
+    sender = str(meta.get("from") or "").split(",")[0]
+    if sender:
+        match = _ADDRESS.match(sender)
+        return match.group(1).strip() if match else sender.strip()
+    return "the source"
 
 
 def _epoch(index: QueryIndex, doc: int) -> float:

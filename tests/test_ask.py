@@ -367,3 +367,16 @@ def test_a_missing_or_broken_cache_is_rebuilt_transparently(tmp_path, monkeypatc
 def test_an_empty_store_does_not_know(tmp_path):
     result = Brain(tmp_path / "empty").ask("anything", now=ASK_NOW)
     assert (result.answer, result.message, result.results, result.conflicts) == (None, IDK, [], [])
+
+
+def test_a_stale_answer_says_whom_to_verify_with_and_the_past_gets_no_warning(tmp_path):
+    folder = household(tmp_path / "mail")
+    mail(folder, "chess.eml", ASK_NOW - timedelta(days=400), "Chess club schedule",
+         "Chess club meets every Tuesday at 4:15 pm in the library.",
+         sender="Coach Rita Moreno <rita@chessclub.example>")
+    brain = ingested(tmp_path, folder)
+    current = brain.ask("What time does chess club meet on Tuesdays?", now=ASK_NOW, pattern="logistical")
+    assert current.message.startswith("Stale information — verify with Coach Rita Moreno")
+    assert is_stale_message(current.message) and current.level == "stale"
+    past = brain.ask("What time did chess club meet last year?", now=ASK_NOW, pattern="logistical")
+    assert not is_stale_message(past.message)

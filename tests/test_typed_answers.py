@@ -118,3 +118,24 @@ def test_the_total_of_real_invoices(tmp_path, capsys):
             print(f"  {'ok ' if ok else 'BAD'} {issuer}: {amount} <- {answer!r}")
     # 9 of 11 today; the floor leaves one for the noise of OCR on the PNG renderings.
     assert right >= 8
+
+
+@pytest.mark.parametrize("a, b, kind, same", [
+    pytest.param("1:30", "11:30", "time", False, id="1:30-is-not-11:30"),
+    pytest.param("1:30pm", "13:30", "time", True, id="a-time-in-two-clocks"),
+    pytest.param("may1", "may12", "date", False, id="may-1-is-not-may-12"),
+    pytest.param("may12", "may12,2029", "date", True, id="a-date-with-and-without-its-year"),
+    pytest.param("16x25", "16x25x4", "size", True, id="a-size-written-less-fully"),
+    pytest.param("20x25x1", "16x25x4", "size", False, id="two-sizes"),
+    pytest.param("$1,486.00", "$1486", "amount", True, id="an-amount-with-and-without-cents"),
+    pytest.param("otter-7731", "otter-77", "password", False, id="no-substring-match-for-other-kinds"),
+])
+def test_values_are_compared_as_values_of_their_kind(a, b, kind, same):
+    from brainquery.answer import same_value
+    assert same_value(a, b, kind) is same
+
+
+def test_a_year_is_not_read_as_a_day_of_the_month():
+    spans = dict(CFG.answer.spans)
+    assert re.findall(spans["date"], "the September 2026 school calendar") == []
+    assert re.findall(spans["date"], "taken on Oct 20 2024") == ["Oct 20 2024"]
