@@ -197,9 +197,11 @@ class Asker:
         # lead of the best score over the next, never negative.
         scores = sorted((r.score for r in ranked), reverse=True)
         margin = (scores[0] - scores[1]) / scores[0] if len(scores) > 1 and scores[0] > 0 else 1.0
-        confidence = (top_cover
-                      * (0.5 + 0.5 * min(1.0, margin / cfg.margin_scale))
-                      * (1.0 - cfg.freshness_weight * staleness))
+        raw = (top_cover
+               * (0.5 + 0.5 * min(1.0, margin / cfg.margin_scale))
+               * (1.0 - cfg.freshness_weight * staleness))
+        confidence = (float(np.interp(raw, cfg.calibration_raw, cfg.calibration_right))
+                      if cfg.calibration_raw else raw)
         value_answer = kind in self.config.answer.value_answers and bool(extract.shown)
         meta = self.index.docs[top.doc]
         evidence = {"text": extract.text, "source": str(meta.get("source", "")),

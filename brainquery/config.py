@@ -249,6 +249,11 @@ class ConfidenceSection:
     stale_days: float
     margin_scale: float
     freshness_weight: float
+    # The confidence is the probability that the answer is right: raw confidence mapped
+    # through these breakpoints (benchmarks/calibrate.py fits them). Empty: the raw value.
+    calibration_raw: tuple[float, ...]
+    calibration_right: tuple[float, ...]
+    calibration_sets: tuple[str, ...]
 
 
 @dataclasses.dataclass(frozen=True)

@@ -139,3 +139,13 @@ def test_a_year_is_not_read_as_a_day_of_the_month():
     spans = dict(CFG.answer.spans)
     assert re.findall(spans["date"], "the September 2026 school calendar") == []
     assert re.findall(spans["date"], "taken on Oct 20 2024") == ["Oct 20 2024"]
+
+
+def test_the_confidence_is_the_calibrated_probability_of_being_right(asked_corpus):
+    # config [confidence] maps the raw confidence through the fitted breakpoints: whatever
+    # the question, an answer's confidence lies within the range of the fitted shares right.
+    low, high = min(CFG.confidence.calibration_right), max(CFG.confidence.calibration_right)
+    for question in ("What size is our HVAC filter?", "Is Friday a half day?", "x"):
+        result = asked_corpus.ask(question, now=NOW)
+        if result.answer is not None:
+            assert low <= result.confidence <= high
