@@ -25,7 +25,7 @@ from locomo_bench import commit
 
 from brainquery.brain import Brain
 from brainquery.config import Config, load_config
-from brainquery.evaluate import contains_answer, gold_matcher, load_queries
+from brainquery.query.evaluate import contains_answer, gold_matcher, load_queries
 
 REPO = Path(__file__).resolve().parent.parent
 INGESTED = datetime(2026, 11, 23, tzinfo=timezone.utc)

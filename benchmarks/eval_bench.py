@@ -20,7 +20,7 @@ from locomo_bench import main as locomo_main
 
 from brainquery.brain import Brain
 from brainquery.config import load_config
-from brainquery.evaluate import EvalReport, evaluate, load_queries
+from brainquery.query.evaluate import EvalReport, evaluate, load_queries
 
 REPO = Path(__file__).resolve().parent.parent
 INGESTED = datetime(2026, 11, 23, tzinfo=timezone.utc)

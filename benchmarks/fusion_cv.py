@@ -28,7 +28,7 @@ import numpy as np
 from locomo_bench import DEVELOPMENT, commit, load_conversations, session_of, write_mailbox
 
 from brainquery.brain import Brain
-from brainquery.evaluate import gold_matcher, load_queries
+from brainquery.query.evaluate import gold_matcher, load_queries
 
 REPO = Path(__file__).resolve().parent.parent
 POOL = 40

@@ -72,7 +72,7 @@ except ValueError as err:
     refused = str(err)[:60]
 asked = time.perf_counter() - start
 from brainquery.config import load_config
-from brainquery.router import load_router
+from brainquery.query.router import load_router
 router = load_router(load_config().router)
 router.route(phrase, now)
 start = time.perf_counter()

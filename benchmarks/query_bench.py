@@ -79,9 +79,9 @@ def _percentile(values: list[float], q: float) -> float:
 def child_write(store_dir: str, n: int, seed: int) -> dict:
     import numpy as np
 
-    from brainquery import model_cache
+    from brainquery.storage import model_cache
     from brainquery.config import load_config
-    from brainquery.store import Store
+    from brainquery.storage.store import Store
 
     config = load_config()
     start = time.perf_counter()
@@ -130,10 +130,10 @@ class _StageClock:
 
 
 def child_ask(store_dir: str, n_questions: int, profile: bool) -> dict:
-    from brainquery import query_index
-    from brainquery.ask import Asker
+    from brainquery.query import query_index
+    from brainquery.query.ask import Asker
     from brainquery.config import load_config
-    from brainquery.store import Store
+    from brainquery.storage.store import Store
 
     config = load_config()
     store = Store(store_dir, config.store)
@@ -209,11 +209,13 @@ def _profile(asker, clock: _StageClock, asked: list[str], stages: dict) -> str:
 def child_parts(store_dir: str) -> dict:
     import numpy as np
 
-    from brainquery import model_cache, query_index
-    from brainquery.bm25 import SparseBM25
+    from brainquery.query import query_index
+
+    from brainquery.storage import model_cache
+    from brainquery.query.bm25 import SparseBM25
     from brainquery.config import load_config
-    from brainquery.evidence import EvidenceGraph
-    from brainquery.store import Store
+    from brainquery.query.evidence import EvidenceGraph
+    from brainquery.storage.store import Store
     from brainquery.textproc import Analyzer
 
     config = load_config()

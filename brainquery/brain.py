@@ -8,14 +8,15 @@ from datetime import datetime, timezone
 from typing import Any, Callable, Sequence
 
 from . import check as check_module
-from . import model_cache, query_index
-from .ask import Asker, AskResult, check_question
+from .storage import model_cache
+from .query import query_index
+from .query.ask import Asker, AskResult, check_question
 from .config import Config, load_config
 from .files import remove_leftovers, replaced
-from .indexer import EXIT_NOTHING_RAN, Indexer, IngestSummary, ReportLine
+from .storage.indexer import EXIT_NOTHING_RAN, Indexer, IngestSummary, ReportLine
 from .originals import Original, open_original
-from .store import Store
-from .writer_lock import stderr_notice
+from .storage.store import Store
+from .storage.writer_lock import stderr_notice
 
 _ROOTS_KEY = "ingest_roots"
 _LAST_INGEST_FILE = check_module.LAST_INGEST_FILE

@@ -18,11 +18,13 @@ import json
 
 import numpy as np
 
-from . import model_cache, query_index
+from .storage import model_cache
+
+from .query import query_index
 from .config import Config
-from .embedding import DenseEmbedder
+from .storage.embedding import DenseEmbedder
 from .files import remove_leftovers
-from .store import Store
+from .storage.store import Store
 
 LAST_INGEST_FILE = "last_ingest.json"
 

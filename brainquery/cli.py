@@ -21,12 +21,12 @@ from typing import Sequence
 from ingest.config import ConfigError
 
 from .age import relative_age
-from .ask import QuestionError
+from .query.ask import QuestionError
 from .brain import Brain
 from .config import load_config
-from .indexer import EXIT_NOTHING_RAN, EXIT_SOME_FAILED, FAILED, IngestSummary, ReportLine
-from .router import PATTERNS
-from .store import StoreBusy, StoreError, StoreWriteError, is_server
+from .storage.indexer import EXIT_NOTHING_RAN, EXIT_SOME_FAILED, FAILED, IngestSummary, ReportLine
+from .query.router import PATTERNS
+from .storage.store import StoreBusy, StoreError, StoreWriteError, is_server
 from .terminal import json_line, printable
 
 FIXTURE_QUERIES = Path(__file__).resolve().parent.parent / "fixtures" / "queries.jsonl"
@@ -191,7 +191,7 @@ def cmd_eval(brain: Brain, args: argparse.Namespace) -> int:
     and abstention accuracy per pattern, one table per set and, for several, the pooled one;
     --now replaces every question's own clock.
     """
-    from .evaluate import EvalReport, evaluate, load_queries
+    from .query.evaluate import EvalReport, evaluate, load_queries
 
     paths = [Path(q) for q in args.queries] or [FIXTURE_QUERIES]
     if args.corpus and len(paths) > 1:

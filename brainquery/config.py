@@ -56,7 +56,7 @@ class BM25Section:
     idf: str = "okapi"
 
     def __post_init__(self) -> None:
-        from .bm25 import IDF_FUNCTIONS
+        from .query.bm25 import IDF_FUNCTIONS
 
         if self.idf not in IDF_FUNCTIONS:
             raise ConfigError(f"config key bm25.idf: {self.idf!r} is not one of {', '.join(IDF_FUNCTIONS)}")
@@ -157,7 +157,7 @@ class DecayModel:
     unrivalled_power: float
 
     def __post_init__(self) -> None:
-        from .decay import DECAY_FUNCTIONS
+        from .query.decay import DECAY_FUNCTIONS
 
         if self.model not in DECAY_FUNCTIONS:
             raise ConfigError(f"config key time.*.model: unknown decay model {self.model!r}; valid: "

@@ -20,7 +20,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from .indexer import ReportLine
+from .storage.indexer import ReportLine
 
 
 @dataclasses.dataclass(frozen=True)

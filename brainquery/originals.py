@@ -20,9 +20,9 @@ from ingest.email_message import ParsedMessage, address_list, header_text, parse
 from ingest.msg import parse_msg
 from ingest.sniff import magic
 
-from .chunking import join_chunks
-from .indexer import file_stat
-from .store import Store
+from .storage.chunking import join_chunks
+from .storage.indexer import file_stat
+from .storage.store import Store
 
 DOC_ID = re.compile(r"[0-9a-f]{32}")
 # What a browser shows inline, by sniffed content (never by file name or declared type).

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from brainquery.anchor import find_anchor
+from brainquery.query.anchor import find_anchor
 
 
 @pytest.mark.parametrize("question, before, text, clause", [

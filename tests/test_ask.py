@@ -11,8 +11,10 @@ from pathlib import Path
 import pytest
 from conftest import ASK_NOW, INGEST_NOW, write_eml
 
-from brainquery import Brain, query_index
-from brainquery.ask import IDK, is_stale_message
+from brainquery import Brain
+
+from brainquery.query import query_index
+from brainquery.query.ask import IDK, is_stale_message
 
 FRIDAY_EMAIL = "mail/2026-11-16-schedule-change-friday-early-release.eml"
 BSM_EMAIL = "mail/2026-03-14-invoice-26-0314-badger-state-mechanical.eml"

@@ -7,8 +7,8 @@ import pytest
 from conftest import FIXTURES
 
 from brainquery.config import load_config
-from brainquery.evaluate import CRITERIA, PATTERNS, evaluate, load_queries
-from brainquery.router import held_out_accuracy
+from brainquery.query.evaluate import CRITERIA, PATTERNS, evaluate, load_queries
+from brainquery.query.router import held_out_accuracy
 
 CONFIG = load_config()
 THRESHOLDS = CONFIG.evaluation

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import rank_bm25
 
-from brainquery.bm25 import SparseBM25
+from brainquery.query.bm25 import SparseBM25
 from brainquery.config import load_config
 
 CFG = dataclasses.replace(load_config().bm25, idf="okapi")  # the rank-bm25 semantics

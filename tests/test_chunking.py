@@ -5,7 +5,7 @@ import dataclasses
 
 import pytest
 
-from brainquery.chunking import chunk_text
+from brainquery.storage.chunking import chunk_text
 from brainquery.config import ChunkingSection
 
 CFG = ChunkingSection(chunk_chars=200, overlap_chars=60)

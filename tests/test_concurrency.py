@@ -104,7 +104,7 @@ def test_a_reader_during_a_writer_answers_from_a_complete_generation(tmp_path, c
     slow = textwrap.dedent(f"""
         import time
         from brainquery import Brain
-        from brainquery.store import Store
+        from brainquery.storage.store import Store
         real = Store.upsert
         def upsert(self, *a, **k):
             real(self, *a, **k)
@@ -148,10 +148,10 @@ def _agree_in_a_fresh_process(store: Path, config: Path) -> None:
 
 # kill -9 inside each phase of an ingest that grows the store past a refit.
 PHASES = {
-    "read": ("brainquery.indexer", "Indexer", "_ingest_blob"),
-    "upsert": ("brainquery.store", "Store", "upsert"),
-    "refit": ("brainquery.store", "Store", "update_embeddings"),
-    "cache write": ("brainquery.query_index", "", "write_arrays"),
+    "read": ("brainquery.storage.indexer", "Indexer", "_ingest_blob"),
+    "upsert": ("brainquery.storage.store", "Store", "upsert"),
+    "refit": ("brainquery.storage.store", "Store", "update_embeddings"),
+    "cache write": ("brainquery.query.query_index", "", "write_arrays"),
 }
 
 

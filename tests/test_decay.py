@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from brainquery.config import load_config
-from brainquery.decay import DECAY_FUNCTIONS, decay_function, period_weight, time_weight
+from brainquery.query.decay import DECAY_FUNCTIONS, decay_function, period_weight, time_weight
 
 CONFIG = load_config()
 TYPES = ("email", "newsletter", "invoice", "manual", "calendar_event", "static_pdf")

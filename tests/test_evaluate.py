@@ -14,8 +14,8 @@ import pytest
 from conftest import FIXTURES, INGEST_NOW
 
 from brainquery import Brain
-from brainquery.ask import FRESH, IDK, OLD_ENTITY, POSSIBLY_OUTDATED, STALE
-from brainquery.evaluate import (
+from brainquery.query.ask import FRESH, IDK, OLD_ENTITY, POSSIBLY_OUTDATED, STALE
+from brainquery.query.evaluate import (
     CRITERIA,
     PATTERNS,
     EvalQuery,

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from brainquery.config import load_config
-from brainquery.evidence import EvidenceGraph
+from brainquery.query.evidence import EvidenceGraph
 from brainquery.textproc import Analyzer
 
 CONFIG = load_config()

@@ -13,7 +13,7 @@ from conftest import REPO
 
 from brainquery.brain import Brain
 from brainquery.config import load_config
-from brainquery.evaluate import evaluate, load_queries
+from brainquery.query.evaluate import evaluate, load_queries
 
 THRESHOLDS = load_config().evaluation
 # Ingest clock: any moment after every document; questions carry their own `now`.

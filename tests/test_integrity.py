@@ -14,7 +14,11 @@ import numpy as np
 import pytest
 from conftest import INGEST_NOW, write_eml
 
-from brainquery import Brain, model_cache, query_index
+from brainquery import Brain
+
+from brainquery.query import query_index
+
+from brainquery.storage import model_cache
 from brainquery.cli import main
 
 QUESTION = "Where does the garden club meet?"
@@ -202,7 +206,7 @@ def test_a_full_disk_during_a_cache_write_is_one_line_and_leaves_no_temporary_fi
 
 
 def test_a_store_write_that_fails_is_one_line_and_exit_1(tmp_path, monkeypatch, capsys):
-    from brainquery import store as store_module
+    from brainquery.storage import store as store_module
 
     corpus = _corpus(tmp_path / "corpus")
 

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from brainquery.config import load_config
-from brainquery.router import (
+from brainquery.query.router import (
     PATTERNS,
     Router,
     cue_votes,
@@ -260,7 +260,7 @@ def _evaluation_questions() -> list[str]:
 def test_no_router_row_is_a_near_copy_of_an_evaluation_question():
     # A labelled row that restates an evaluation question makes routing accuracy on it
     # in-sample. Near = the same words, or a token Jaccard of 0.6 or more.
-    from brainquery.router import normalise, read_queries
+    from brainquery.query.router import normalise, read_queries
     from ingest.config import config_file
 
     rows, _ = read_queries(config_file(load_config().router.queries_file))
@@ -272,7 +272,7 @@ def test_no_router_row_is_a_near_copy_of_an_evaluation_question():
 
 
 def test_no_router_row_names_the_fixture_household():
-    from brainquery.router import normalise, read_queries
+    from brainquery.query.router import normalise, read_queries
     from ingest.config import config_file
 
     names = {"ada", "theo", "biscuit", "chidi", "maja", "ingrid", "okafor", "lindqvist", "alvarez",

@@ -13,7 +13,9 @@ import numpy as np
 import pytest
 from conftest import INGEST_NOW, REPO, write_eml
 
-from brainquery import Brain, model_cache
+from brainquery import Brain
+
+from brainquery.storage import model_cache
 from brainquery.config import load_config
 
 
@@ -101,7 +103,7 @@ def test_killed_ingest_is_completed_without_duplicates(tmp_path, corpus):
     script = textwrap.dedent(f"""
         import os, signal
         from brainquery import Brain
-        from brainquery.store import Store
+        from brainquery.storage.store import Store
         real = Store.upsert
         def upsert(self, *a, **k):
             real(self, *a, **k)

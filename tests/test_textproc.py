@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from brainquery.config import load_config
-from brainquery.embedding import DenseEmbedder
+from brainquery.storage.embedding import DenseEmbedder
 from brainquery.textproc import Analyzer
 from ingest.config import ConfigError, config_file
 
@@ -261,8 +261,8 @@ def test_several_word_synonyms_of_a_term_are_their_content_words(analyzer):
 
 
 def test_a_several_word_synonym_covers_a_question_word_only_whole(analyzer):
-    from brainquery.bm25 import SparseBM25
-    from brainquery.coverage import TopicTerms
+    from brainquery.query.bm25 import SparseBM25
+    from brainquery.query.coverage import TopicTerms
     docs = ["Cedar Creek Animal Hospital: Biscuit's annual exam",
             "Biscuit ate the animal crackers from the school snack",
             "Biscuit waited in the car at Mercy Hospital",

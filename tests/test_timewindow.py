@@ -6,7 +6,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from brainquery.timewindow import KINDS, TimeWindow, find_window
+from brainquery.query.timewindow import KINDS, TimeWindow, find_window
 
 CHICAGO = ZoneInfo("America/Chicago")
 # The evaluation clock: Wednesday 2026-11-18, noon in Alder Falls.

@@ -10,7 +10,7 @@ import pytest
 from conftest import REALDATA, requires_realdata
 
 from brainquery import Brain
-from brainquery.answer import extract
+from brainquery.query.answer import extract
 from brainquery.config import load_config
 from brainquery.textproc import Analyzer
 
@@ -131,7 +131,7 @@ def test_the_total_of_real_invoices(tmp_path, capsys):
     pytest.param("otter-7731", "otter-77", "password", False, id="no-substring-match-for-other-kinds"),
 ])
 def test_values_are_compared_as_values_of_their_kind(a, b, kind, same):
-    from brainquery.answer import same_value
+    from brainquery.query.answer import same_value
     assert same_value(a, b, kind) is same
 
 

@@ -10,7 +10,6 @@ original of a document is looked up by its id, never by a path.
 from __future__ import annotations
 
 import hmac
-import os
 from collections import Counter
 from datetime import datetime, timezone
 from pathlib import Path
@@ -24,10 +23,10 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, Field, StrictBool, create_model
 
-from ..ask import AskResult, QuestionError
+from ..query.ask import AskResult, QuestionError
 from ..brain import DOCUMENT_FIELDS, Brain
 from ..originals import NoSuchDocument
-from ..router import PATTERNS
+from ..query.router import PATTERNS
 from . import ingest_paths, present
 from .limits import BodyLimit
 from .jobs import Busy, IngestJob, IngestJobs

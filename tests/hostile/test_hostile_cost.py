@@ -18,7 +18,7 @@ SLACK_SECONDS = 0.1
 CHUNK_TIMES = """
 import json, time
 from brainquery.config import load_config
-from brainquery.chunking import chunk_text
+from brainquery.storage.chunking import chunk_text
 cfg = load_config().chunking
 out = []
 for mb in (2, 8):
@@ -31,7 +31,7 @@ ROUTE_TIMES = """
 import json, time
 from datetime import datetime, timezone
 from brainquery.config import load_config
-from brainquery.router import load_router
+from brainquery.query.router import load_router
 router = load_router(load_config().router)
 now = datetime(2026, 11, 18, 12, tzinfo=timezone.utc)
 phrase = "who did we use for the roof since last year and what size filter today "

@@ -11,7 +11,7 @@ from typing import Callable, Mapping, Sequence
 
 import numpy as np
 
-from .config import DecayModel, PeriodWeight, RivalRule
+from ..config import DecayModel, PeriodWeight, RivalRule
 
 SECONDS_PER_DAY = 86400.0
 

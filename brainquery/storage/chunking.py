@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .config import ChunkingSection
+from ..config import ChunkingSection
 
 _PARAGRAPH = re.compile(r"\n\s*\n")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")

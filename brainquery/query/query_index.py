@@ -35,15 +35,15 @@ import numpy as np
 from ingest.calendar import expand_occurrences
 from ingest.document import DOC_TYPES
 
-from . import model_cache
+from ..storage import model_cache
 from .answer import strip_quoted
 from .bm25 import SparseBM25
-from .config import Config
-from .embedding import DenseEmbedder
+from ..config import Config
+from ..storage.embedding import DenseEmbedder
 from .evidence import EvidenceGraph
-from .files import from_json_array, json_array, read_arrays, write_arrays
-from .store import Store
-from .textproc import Analyzer
+from ..files import from_json_array, json_array, read_arrays, write_arrays
+from ..storage.store import Store
+from ..textproc import Analyzer
 
 log = logging.getLogger(__name__)
 STATE_KEY = "query_index"

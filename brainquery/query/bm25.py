@@ -26,8 +26,8 @@ from pathlib import Path
 import numpy as np
 from scipy import sparse
 
-from .config import BM25Section
-from .files import write_arrays
+from ..config import BM25Section
+from ..files import write_arrays
 
 _FORMAT = 1
 

@@ -20,7 +20,7 @@ import dataclasses
 
 import numpy as np
 
-from .config import Config
+from ..config import Config
 from .query_index import QueryIndex
 from .scorers import (
     AnswerTypeScorer,

@@ -31,8 +31,8 @@ import numpy as np
 from scipy import sparse
 from scipy.sparse.csgraph import connected_components
 
-from .config import GraphSection
-from .files import write_arrays
+from ..config import GraphSection
+from ..files import write_arrays
 
 _FORMAT = 1
 # Multiplier for the polynomial shingle hash when exact packing of token ids would overflow.

@@ -24,7 +24,7 @@ from ingest.walk import WalkProblem, iter_inputs
 
 from . import model_cache
 from .chunking import chunk_text
-from .config import Config
+from ..config import Config
 from .embedding import DenseEmbedder
 from .store import Store
 

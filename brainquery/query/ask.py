@@ -15,15 +15,15 @@ import numpy as np
 
 from . import answer as answers
 from .anchor import anchored_window, find_anchor
-from .chunking import join_chunks
-from .config import Config
+from ..storage.chunking import join_chunks
+from ..config import Config
 from .coverage import TopicTerms
 from .decay import time_weight
 from .query_index import QueryIndex
 from .rank import Ranked, Ranker
 from .router import PATTERNS, Route, load_router
 from .scorers import Query
-from .textproc import Analyzer
+from ..textproc import Analyzer
 from .timewindow import TimeWindow
 
 IDK = "I don't know — nothing in your documents answers this"

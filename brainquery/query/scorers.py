@@ -11,7 +11,7 @@ from typing import Protocol
 
 import numpy as np
 
-from .config import Config
+from ..config import Config
 from .coverage import TopicTerms
 from .decay import SECONDS_PER_DAY, per_type, period_weight, rivalled, time_weight
 from .query_index import QueryIndex

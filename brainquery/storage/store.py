@@ -19,7 +19,7 @@ from urllib.parse import urlparse
 
 import numpy as np
 
-from .config import StoreSection
+from ..config import StoreSection
 from .writer_lock import LEASE_KEY, FileLock, Holder, LeaseLock, StoreBusy, stderr_notice
 
 __all__ = ["Store", "StoreError", "StoreWriteError", "StoreBusy", "default_location", "is_server"]

@@ -11,7 +11,7 @@ import logging
 
 import numpy as np
 
-from .config import EmbeddingSection, TextSection
+from ..config import EmbeddingSection, TextSection
 from .embedding import DenseEmbedder
 from .store import Store
 

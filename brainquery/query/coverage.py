@@ -16,7 +16,7 @@ import dataclasses
 import numpy as np
 
 from .bm25 import SparseBM25, unseen_idf
-from .textproc import Analyzer
+from ..textproc import Analyzer
 
 
 @dataclasses.dataclass(frozen=True)

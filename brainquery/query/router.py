@@ -28,7 +28,7 @@ import numpy as np
 
 from ingest.config import config_file
 
-from .config import RouterSection
+from ..config import RouterSection
 from .timewindow import TimeWindow, find_window
 
 PATTERNS = ("logistical", "entity", "historical")

@@ -60,7 +60,7 @@ class TimeWindow:
     # Words of `text` that also say what the question is about: a holiday's name
     # ("halloween": costumes and parades are filed under it; "2023" names only a time).
     subject: str = ""
-    # The event that bounds the window, when it is "before/after <event>" (brainquery.anchor).
+    # The event that bounds the window, when it is "before/after <event>" (brainquery.query.anchor).
     anchor: str = ""
 
 

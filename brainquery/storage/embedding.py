@@ -18,9 +18,9 @@ from pathlib import Path
 
 import numpy as np
 
-from .config import EmbeddingSection, TextSection
-from .files import from_json_array, json_array, read_arrays, write_arrays
-from .textproc import Analyzer
+from ..config import EmbeddingSection, TextSection
+from ..files import from_json_array, json_array, read_arrays, write_arrays
+from ..textproc import Analyzer
 
 _FORMAT = 3  # bump when the saved layout changes; an old cache is then refitted
 
@@ -28,7 +28,7 @@ _FORMAT = 3  # bump when the saved layout changes; an old cache is then refitted
 def _text_section(text: TextSection | None) -> TextSection:
     if text is not None:
         return text
-    from .config import load_config
+    from ..config import load_config
 
     return load_config().text
 

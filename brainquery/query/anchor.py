@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 import numpy as np
 
 from .query_index import QueryIndex
-from .textproc import Analyzer
+from ..textproc import Analyzer
 from .timewindow import TimeWindow
 
 # A clause that is an event: a subject pronoun, a possessive or "the new/old ..." after
