@@ -104,6 +104,7 @@ class EvaluationSection:
 
 @dataclasses.dataclass(frozen=True)
 class ScoringSection:
+    fusion: str
     alpha: float
     beta: float
     gamma: float
@@ -134,6 +135,10 @@ class ScoringSection:
     undated_date_sources: tuple[str, ...]
 
     def __post_init__(self) -> None:
+        from .query.rank import FUSIONS
+
+        if self.fusion not in FUSIONS:
+            raise ConfigError(f"config key scoring.fusion: {self.fusion!r} is not one of {', '.join(FUSIONS)}")
         stages = list(self.stages)
         if not stages or any(n < 1 for n in stages) or stages != sorted(set(stages)):
             raise ConfigError(f"config key scoring.stages must be increasing counts of at least 1, got {stages}")

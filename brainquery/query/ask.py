@@ -18,7 +18,7 @@ from .anchor import anchored_window, find_anchor
 from ..storage.chunking import join_chunks
 from ..config import Config
 from .coverage import TopicTerms
-from .decay import time_weight
+from .decay import staleness
 from .query_index import QueryIndex
 from .rank import Ranked, Ranker
 from .router import PATTERNS, Route, load_router
@@ -379,29 +379,16 @@ class Asker:
 
     def _message(self, route: Route, top: Ranked, now: float) -> tuple[str, float]:
         """The confidence message for the top document, and its staleness in [0, 1]."""
-        index, cfg = self.index, self.config.confidence
-        meta = index.docs[top.doc]
-        age = top.age_days
-        if route.pattern == "historical" or _about_the_past(route, now):
-            return HISTORICAL, 0.0
-        if route.pattern == "logistical":
-            if self._upcoming(top.doc, now):
-                # An event still ahead is the schedule as it stands; nothing has overtaken it.
-                return FRESH, 0.0
-            if np.isnan(age) or age > cfg.stale_days:
-                return (f"{STALE} {_who_to_ask(meta)}", 1.0) if not np.isnan(age) else (POSSIBLY_OUTDATED, 0.5)
-            return (FRESH, 0.0) if age <= cfg.fresh_days else (POSSIBLY_OUTDATED, 0.5)
-        model = dataclasses.replace(self.config.time.entity, recency_blend=False, cutoff_days=0.0)
-        doc_type = index.doc_type[[top.doc]]
-        raw = time_weight(model, np.array([age]), doc_type, index.type_names, 1.0, np.ones(1, bool))[0]
-        floor = model.floor_by_type.get(index.type_names[doc_type[0]], model.floor)
-        if np.isnan(age) or raw <= floor + 1e-9:
-            return OLD_ENTITY, 1.0
-        date = str(meta.get("source_date") or "")[:10]
-        return f"Found in {str(meta.get('doc_type', 'document')).replace('_', ' ')} from {date}", 0.0
-
-    def _upcoming(self, doc: int, now: float) -> bool:
-        return bool(self.index.doc_last_end[doc] >= now)
+        meta = self.index.docs[top.doc]
+        state, stale = staleness(route, top.age_days, int(self.index.doc_type[top.doc]), self.index.type_names,
+                                 bool(self.index.doc_last_end[top.doc] >= now), now, self.config)
+        if state == "found":
+            date = str(meta.get("source_date") or "")[:10]
+            return f"Found in {str(meta.get('doc_type', 'document')).replace('_', ' ')} from {date}", stale
+        if state == "stale":
+            return f"{STALE} {_who_to_ask(meta)}", stale
+        return {"historical": HISTORICAL, "fresh": FRESH, "outdated": POSSIBLY_OUTDATED,
+                "old": OLD_ENTITY}[state], stale
 
     def _source(self, ranked: Ranked, term_weights: dict[str, float]) -> Source:
         meta = self.index.docs[ranked.doc]
@@ -415,15 +402,6 @@ class Asker:
             snippet=snippet, attachment=str(meta.get("attachment", "")), doc_id=str(meta.get("doc_id", "")),
             age_days=None if np.isnan(ranked.age_days) else round(ranked.age_days, 2),
             highlights=self.analyzer.spans(snippet, term_weights.keys()), on_topic=ranked.on_topic)
-
-
-def _about_the_past(route: Route, now: float) -> bool:
-    """A question whose named day or period is over ("last Friday", "in 2023"), or asked
-    in the past tense: what was true then is no stale answer to it."""
-    window = route.window
-    if window is not None and window.end.timestamp() <= now:
-        return True
-    return any(cue.startswith("historical:") for cue in route.cues) and route.scores["historical"] >= 0.5
 
 
 _ADDRESS = re.compile(r"^\s*\"?([^\"<]+?)\"?\s*<[^>]*>")

@@ -1,4 +1,7 @@
-"""Time weights: how much a document's age counts for a question.
+"""Time weights: how much a document's age counts for a question. All of the time logic
+lives here: the decay models, the period and near-term windows, rivalry and supersession,
+cancelled and future events, and (`staleness`) how old the answer's source is for the
+confidence message.
 
 One small function per decay model, chosen by name; everything else is a mask over the
 candidates. Ages are distances in days (|now - date|, or for a calendar event the distance
@@ -7,11 +10,17 @@ to its nearest occurrence), NaN for an undated document, which gets the pattern'
 """
 from __future__ import annotations
 
-from typing import Callable, Mapping, Sequence
+import dataclasses
+from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
 import numpy as np
 
-from ..config import DecayModel, PeriodWeight, RivalRule
+from ..config import Config, DecayModel, PeriodWeight, RivalRule
+from .query_index import QueryIndex
+from .router import Route
+
+if TYPE_CHECKING:   # the scorers' shared types; scorers.py imports this module
+    from .scorers import Candidates, Query
 
 SECONDS_PER_DAY = 86400.0
 
@@ -118,3 +127,149 @@ def period_weight(cfg: PeriodWeight, epochs: np.ndarray, start: float, end: floa
     if half_life <= 0:
         return np.where(days > 0, cfg.floor, 1.0)
     return np.maximum(np.power(0.5, days / half_life), cfg.floor)
+
+
+def near_term(window, config: Config) -> bool:
+    """A day or a short range ("tomorrow", "this week"): events in it are what is asked
+    about. A long range ("this year") qualifies the question like a past period does."""
+    if window is None or window.kind not in ("day", "range"):
+        return False
+    return (window.end - window.start).total_seconds() <= config.scoring.near_term_max_days * SECONDS_PER_DAY
+
+
+class TimeScorer:
+    """The time weight: per-pattern decay with per-type half-lives and floors, a period
+    window when the question names one, the logistical soft cutoff."""
+    name = "decay"
+
+    def __init__(self, index: QueryIndex, config: Config):
+        self.index = index
+        self.config = config
+        names = list(index.type_names)
+        self.event_code = names.index("calendar_event") if "calendar_event" in names else -1
+        self.series_rival_codes = np.array([names.index(t) for t in config.time.rival.series_rival_types
+                                            if t in names], dtype=np.int64)
+
+    def ages(self, query: Query, candidates: np.ndarray) -> np.ndarray:
+        """|now - date| in days per candidate; for a calendar event the distance from its
+        nearest occurrence to now, or to the named day or range."""
+        index = self.index
+        docs = index.chunk_doc[candidates]
+        epoch = index.doc_epoch[docs]
+        age = np.abs(query.now - epoch) / SECONDS_PER_DAY
+        if not index.occ_doc.size:
+            return age
+        window = query.route.window
+        if near_term(window, self.config):
+            lo, hi = window.start.timestamp(), window.end.timestamp()
+        else:
+            lo = hi = query.now
+        # Distance between [lo, hi] and each occurrence [start, end] (0 when they overlap),
+        # the nearest per candidate: only the candidates' own occurrences are read.
+        rows, offsets = index.occurrence_slices(docs)
+        if not rows.size:
+            return age
+        gap = (np.maximum(index.occ_start[rows] - hi, 0.0) + np.maximum(lo - index.occ_end[rows], 0.0)) / SECONDS_PER_DAY
+        has = np.diff(np.append(offsets, rows.size)) > 0
+        event_age = np.full(len(docs), np.inf)
+        event_age[has] = np.minimum.reduceat(gap, offsets[has])
+        return np.where(np.isfinite(event_age), event_age, age)
+
+    def rivals(self, candidates: np.ndarray, coverage: np.ndarray, match: np.ndarray,
+               on_topic: np.ndarray, has_value: np.ndarray) -> np.ndarray:
+        """Candidates a newer document about the same subject competes with (decay.rivalled).
+        A calendar event is always judged by its own time against the question's."""
+        index = self.index
+        docs = index.chunk_doc[candidates]
+        rival = rivalled(index.doc_epoch[docs], coverage, match, on_topic, has_value, self.config.time.rival)
+        return rival | (index.doc_type[docs] == self.event_code)
+
+    def superseded_events(self, candidates: np.ndarray, coverage: np.ndarray, match: np.ndarray,
+                          on_topic: np.ndarray, has_value: np.ndarray, kind: str | None) -> np.ndarray:
+        """Recurring calendar series that began before a document, not itself an event, that
+        is about the same subject: the email that moved the practice, the council letter
+        that changed the bin day. An event planned after that document is not overtaken."""
+        index = self.index
+        docs = index.chunk_doc[candidates]
+        # Only a series: a one-off event is the record of its own day, whatever came later.
+        series = (index.occ_ptr[docs + 1] - index.occ_ptr[docs]) > 1 if index.occ_ptr.size else False
+        event = (index.doc_type[docs] == self.event_code) & series
+        if not np.any(event):
+            return event
+        # Who can move a standing plan: a person's mail or note, a notice; not a flyer.
+        can_rival = np.isin(index.doc_type[docs], self.series_rival_codes)
+        if kind is not None:
+            # ... and states a value of the kind asked for (a new time, a new day): mail
+            # that only talks about the subject leaves the plan as it was.
+            can_rival &= has_value
+        rival = rivalled(index.doc_epoch[docs], coverage, match, on_topic & can_rival, has_value,
+                         self.config.time.rival)
+        return event & rival & ~np.isnan(index.doc_epoch[docs])
+
+    def score(self, query: Query, cands: Candidates) -> np.ndarray:
+        """The time weight of each candidate; its ages are left on `cands` for the results."""
+        index, route, candidates = self.index, query.route, cands.rows
+        docs = index.chunk_doc[candidates]
+        on_topic = cands.on_topic
+        cands.ages = ages = self.ages(query, candidates)
+        has_value = index.states(query.kind, candidates)
+        rival = self.rivals(candidates, cands.parts["coverage"], cands.evidence, on_topic, has_value)
+        superseded = self.superseded_events(candidates, cands.parts["coverage"], cands.evidence, on_topic,
+                                            has_value, query.kind)
+        window = route.window
+        period_end = None
+        if window is not None and not near_term(window, self.config):
+            period_end = window.end.timestamp() if window.kind == "period" else np.inf
+        elif (window is not None and route.pattern == "historical"
+              and window.end.timestamp() <= query.now):
+            # A past day asked about historically ("for Halloween", "last Friday") is a
+            # period like "in 2023": what was made around it tells of it.
+            period_end = window.end.timestamp()
+        if period_end is not None:
+            weight = period_weight(self.config.time.period, index.doc_epoch[docs],
+                                   window.start.timestamp(), period_end, anchored=bool(window.anchor))
+        else:
+            model = getattr(self.config.time, route.pattern)
+            weight = time_weight(model, ages, index.doc_type[docs],
+                                 index.type_names, route.recency, on_topic, rival)
+        weight = np.where(superseded, weight * self.config.time.rival.superseded_event_factor, weight)
+        cancelled = index.doc_cancelled[docs]
+        weight = np.where(cancelled, weight * self.config.scoring.cancelled_factor, weight)
+        if route.pattern == "historical":
+            ahead = (index.doc_type[docs] == self.event_code) & (index.doc_epoch[docs] > query.now)
+            weight = np.where(ahead, weight * self.config.scoring.historical_future_event_factor, weight)
+        return weight
+
+
+def _about_the_past(route: Route, now: float) -> bool:
+    """A question whose named day or period is over ("last Friday", "in 2023"), or asked
+    in the past tense: what was true then is no stale answer to it."""
+    window = route.window
+    if window is not None and window.end.timestamp() <= now:
+        return True
+    return any(cue.startswith("historical:") for cue in route.cues) and route.scores["historical"] >= 0.5
+
+
+def staleness(route: Route, age: float, type_code: int, type_names: Sequence[str], upcoming: bool,
+              now: float, config: Config) -> tuple[str, float]:
+    """How current the answer's source is, for the confidence message: "historical" (a
+    question about the past), "fresh", "outdated" or "stale" (logistical), "found" or "old"
+    (entity), with a staleness in [0, 1]."""
+    cfg = config.confidence
+    if route.pattern == "historical" or _about_the_past(route, now):
+        return "historical", 0.0
+    if route.pattern == "logistical":
+        if upcoming:
+            # An event still ahead is the schedule as it stands; nothing has overtaken it.
+            return "fresh", 0.0
+        if np.isnan(age):
+            return "outdated", 0.5
+        if age > cfg.stale_days:
+            return "stale", 1.0
+        return ("fresh", 0.0) if age <= cfg.fresh_days else ("outdated", 0.5)
+    model = dataclasses.replace(config.time.entity, recency_blend=False, cutoff_days=0.0)
+    raw = time_weight(model, np.array([age]), np.array([type_code]), type_names, 1.0, np.ones(1, bool))[0]
+    floor = model.floor_by_type.get(type_names[type_code], model.floor)
+    if np.isnan(age) or raw <= floor + 1e-9:
+        return "old", 1.0
+    return "found", 0.0

@@ -104,6 +104,13 @@ class QueryIndex:
         """The chunk rows of a document, in chunk order."""
         return self.doc_chunk_order[self.doc_chunk_ptr[doc]:self.doc_chunk_ptr[doc + 1]]
 
+    def states(self, kind: str | None, rows: np.ndarray) -> np.ndarray:
+        """Does each chunk's text hold a span of the kind asked for (a date written in it,
+        not the document's own date)?"""
+        if kind is None or kind not in self.kind_names:
+            return np.zeros(len(rows), dtype=bool)
+        return self.chunk_kinds[rows, self.kind_names.index(kind)].astype(bool)
+
     def occurrence_slices(self, docs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """For each document, the rows of its occurrences (flattened) and where each
         document's rows start in that list (documents without occurrences have none)."""

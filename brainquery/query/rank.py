@@ -22,19 +22,8 @@ import numpy as np
 
 from ..config import Config
 from .query_index import QueryIndex
-from .scorers import (
-    AnswerTypeScorer,
-    BM25Scorer,
-    CentralityScorer,
-    CoverageScorer,
-    DenseScorer,
-    PageRankScorer,
-    Query,
-    TimeScorer,
-    TypeHintScorer,
-    TypeScorer,
-    near_term,
-)
+from .decay import near_term
+from .scorers import Candidates, PageRankScorer, Query, registry
 
 PARTS = ("bm25", "dense", "graph", "ppr", "decay", "type_weight", "coverage", "answer_type",
          "type_hint", "window")
@@ -49,7 +38,7 @@ class Ranked:
     relevance: float         # the weighted sum before time and type weights
     parts: dict[str, float]
     age_days: float          # NaN when undated
-    on_topic: bool = True    # about the question (see Ranker._on_topic)
+    on_topic: bool = True    # about the question (see scorers.Candidates.on_topic)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -58,20 +47,25 @@ class Halting:
     reason: str
 
 
+def _formula(cands: Candidates, scoring) -> np.ndarray:
+    """relevance * time * type * answer_type * type_hint * window, off-topic damped."""
+    p = cands.parts
+    return (cands.relevance * p["decay"] * p["type_weight"] * p["answer_type"] * p["type_hint"]
+            * p["window"] * np.where(cands.on_topic, 1.0, scoring.off_topic_factor))
+
+
+# Fusion methods by name (config scoring.fusion). benchmarks/fusion_cv.py measures fitted
+# alternatives against the formula; none has beaten it where it was not fitted.
+FUSIONS = {"formula": _formula}
+
+
 class Ranker:
     def __init__(self, index: QueryIndex, config: Config):
         self.index = index
         self.config = config
-        scoring = config.scoring
-        self.relevance_parts = (
-            (BM25Scorer(), scoring.alpha), (DenseScorer(), scoring.beta),
-            (CentralityScorer(index), scoring.gamma),
-            (PageRankScorer(index, scoring.ppr_seeds, max(scoring.stages)), scoring.delta))
-        self.coverage = CoverageScorer(index)
-        self.answer_type = AnswerTypeScorer(index, config)
-        self.type_hint = TypeHintScorer(index, config)
-        self.time = TimeScorer(index, config)
-        self.types = TypeScorer(index, config)
+        self.scorers = registry(index, config)
+        self.fuse = FUSIONS[config.scoring.fusion]
+        self._ppr = next(s for s in self.scorers if isinstance(s, PageRankScorer))
 
     def rank(self, query: Query, k: int) -> tuple[list[Ranked], Halting]:
         index, scoring = self.index, self.config.scoring
@@ -80,8 +74,7 @@ class Ranker:
         forced = self._window_events(query)
         # Per-question work the stages share, done once on a copy: scorers never write
         # into the query.
-        ppr = next(scorer for scorer, _ in self.relevance_parts if isinstance(scorer, PageRankScorer))
-        query = dataclasses.replace(query, ppr_all=ppr.walk(query))
+        query = dataclasses.replace(query, ppr_all=self._ppr.walk(query))
         ranked: list[Ranked] = []
         halting = Halting(0, "no candidates")
         previous = 0
@@ -105,29 +98,11 @@ class Ranker:
     def _score(self, query: Query, candidates: np.ndarray, keep: int,
                in_window: np.ndarray) -> list[Ranked]:
         scoring = self.config.scoring
-        parts = {scorer.name: scorer.score(query, candidates) for scorer, _ in self.relevance_parts}
-        parts["coverage"] = self.coverage.score(query, candidates)
-        relevance = (sum(weight * parts[scorer.name] for scorer, weight in self.relevance_parts)
-                     * parts["coverage"] ** scoring.coord_power)
-        on_topic = self._on_topic(query, candidates, parts)
-        ages = self.time.ages(query, candidates)
-        parts["answer_type"] = self.answer_type.score(query, candidates)
-        parts["type_weight"] = self.types.score(query, candidates)
-        parts["type_hint"] = self.type_hint.score(query, candidates)
-        # Whether a newer document supersedes an older one is judged on the evidence
-        # without time: a store's sale flyer naming filter sizes is no rival to the invoice.
-        evidence = relevance * parts["type_weight"] * parts["answer_type"] * parts["type_hint"]
-        has_value = self.answer_type.states(query, candidates)
-        rival = self.time.rivals(candidates, parts["coverage"], evidence, on_topic, has_value)
-        superseded = self.time.superseded_events(candidates, parts["coverage"], evidence, on_topic, has_value,
-                                                 query.kind)
-        parts["decay"] = self.time.score(query, candidates, on_topic, ages, rival, superseded)
-        # "What's on the calendar tomorrow" asks for the day itself: when the question's
-        # topic is no more than the kind of document, the events of that day are the answer.
-        day_question = in_window.size > 0 and query.topic.only_type_terms()
-        parts["window"] = np.where(day_question & np.isin(candidates, in_window), scoring.window_event_boost, 1.0)
-        final = (relevance * parts["decay"] * parts["type_weight"] * parts["answer_type"]
-                 * parts["type_hint"] * parts["window"] * np.where(on_topic, 1.0, scoring.off_topic_factor))
+        cands = Candidates(candidates, in_window, query, self.config)
+        for scorer in self.scorers:
+            cands.parts[scorer.name] = scorer.score(query, cands)
+        final = self.fuse(cands, scoring)
+        parts, on_topic, relevance, ages = cands.parts, cands.on_topic, cands.relevance, cands.ages
 
         # Per document, its best chunk wins; the other matching chunks of the document add
         # `sibling_weight` of their scores (a document that answers in several places).
@@ -147,28 +122,6 @@ class Ranker:
                        parts={name: float(parts[name][i]) for name in PARTS},
                        age_days=float(ages[i]), on_topic=bool(on_topic[i]))
                 for i, score in zip(best, doc_score)]
-
-    def _on_topic(self, query: Query, candidates: np.ndarray, parts: dict[str, np.ndarray]) -> np.ndarray:
-        """Candidates about the question: a coverage of the question's topic words at least
-        a share of the best candidate's, and a lexical-or-semantic match at least a share of
-        the best — unless the candidate covers the question as fully as the best does (an
-        event on the named day "mentions" the calendar by being one, in no words at all)."""
-        scoring = self.config.scoring
-        match = self._match(query, candidates, parts)
-        coverage = parts["coverage"]
-        on_topic = np.ones(candidates.size, dtype=bool)
-        full = np.zeros(candidates.size, dtype=bool)
-        if coverage.size and coverage.max() > 0:
-            on_topic &= coverage >= scoring.relevant_coverage_share * coverage.max()
-            full = coverage >= coverage.max() - 1e-9
-        if match.size and match.max() > 0:
-            on_topic &= (match >= scoring.relevant_share * match.max()) | full
-        return on_topic
-
-    def _match(self, query: Query, candidates: np.ndarray, parts: dict[str, np.ndarray]) -> np.ndarray:
-        """A lexical-or-semantic match: normalised BM25 plus the positive cosine."""
-        scoring = self.config.scoring
-        return scoring.alpha * parts["bm25"] + scoring.beta * np.maximum(query.cosine_all[candidates], 0.0)
 
     def _halt_reason(self, ranked: list[Ranked]) -> str:
         scoring = self.config.scoring

@@ -1,19 +1,21 @@
-"""The scorers: one interface, one small class per signal.
+"""The scorers: one interface, one small class per signal, run in `registry` order.
 
-Each takes the query (with everything computed once per question) and an array of
-candidate chunk rows, and returns one float per candidate. No scorer loops over documents
-in Python and none has side effects.
+Each takes the query (with everything computed once per question) and the candidates of
+a stage (their chunk rows, and the parts the scorers before it computed), and returns one
+float per candidate. No scorer loops over documents in Python, and none writes into the
+query: what a stage learns about its candidates lives on `Candidates`.
 """
 from __future__ import annotations
 
 import dataclasses
+import functools
 from typing import Protocol
 
 import numpy as np
 
 from ..config import Config
 from .coverage import TopicTerms
-from .decay import SECONDS_PER_DAY, per_type, period_weight, rivalled, time_weight
+from .decay import TimeScorer, per_type
 from .query_index import QueryIndex
 from .router import Route
 
@@ -33,18 +35,62 @@ class Query:
     ppr_all: np.ndarray | None = None
 
 
-def near_term(window, config: Config) -> bool:
-    """A day or a short range ("tomorrow", "this week"): events in it are what is asked
-    about. A long range ("this year") qualifies the question like a past period does."""
-    if window is None or window.kind not in ("day", "range"):
-        return False
-    return (window.end - window.start).total_seconds() <= config.scoring.near_term_max_days * SECONDS_PER_DAY
+class Candidates:
+    """The chunks one stage scores, the parts computed for them so far, and what follows
+    from those parts: relevance, the match, whether each is about the question."""
+
+    def __init__(self, rows: np.ndarray, in_window: np.ndarray, query: Query, config: Config):
+        self.rows = rows
+        self.in_window = in_window          # chunks of events in the day or range named
+        self.parts: dict[str, np.ndarray] = {}
+        self.ages: np.ndarray | None = None  # set by the time scorer, shown with each result
+        self._query = query
+        self._scoring = config.scoring
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    @functools.cached_property
+    def relevance(self) -> np.ndarray:
+        """(alpha*bm25 + beta*dense + gamma*graph + delta*ppr) * coverage ** coord_power."""
+        s, p = self._scoring, self.parts
+        return ((s.alpha * p["bm25"] + s.beta * p["dense"] + s.gamma * p["graph"] + s.delta * p["ppr"])
+                * p["coverage"] ** s.coord_power)
+
+    @functools.cached_property
+    def match(self) -> np.ndarray:
+        """A lexical-or-semantic match: normalised BM25 plus the positive cosine."""
+        s = self._scoring
+        return s.alpha * self.parts["bm25"] + s.beta * np.maximum(self._query.cosine_all[self.rows], 0.0)
+
+    @functools.cached_property
+    def on_topic(self) -> np.ndarray:
+        """About the question: a coverage of its topic words at least a share of the best
+        candidate's, and a match at least a share of the best — unless the candidate covers
+        the question as fully as the best does (an event on the named day "mentions" the
+        calendar by being one, in no words at all)."""
+        s, match, coverage = self._scoring, self.match, self.parts["coverage"]
+        on_topic = np.ones(len(self), dtype=bool)
+        full = np.zeros(len(self), dtype=bool)
+        if coverage.size and coverage.max() > 0:
+            on_topic &= coverage >= s.relevant_coverage_share * coverage.max()
+            full = coverage >= coverage.max() - 1e-9
+        if match.size and match.max() > 0:
+            on_topic &= (match >= s.relevant_share * match.max()) | full
+        return on_topic
+
+    @property
+    def evidence(self) -> np.ndarray:
+        """The score before time: whether a newer document supersedes an older one is judged
+        on it (a store's sale flyer naming filter sizes is no rival to the invoice)."""
+        p = self.parts
+        return self.relevance * p["type_weight"] * p["answer_type"] * p["type_hint"]
 
 
 class Scorer(Protocol):
     name: str
 
-    def score(self, query: Query, candidates: np.ndarray) -> np.ndarray: ...
+    def score(self, query: Query, cands: Candidates) -> np.ndarray: ...
 
 
 def _max_normalised(values: np.ndarray) -> np.ndarray:
@@ -56,16 +102,16 @@ class BM25Scorer:
     """BM25Okapi, normalised by its max over the candidates."""
     name = "bm25"
 
-    def score(self, query: Query, candidates: np.ndarray) -> np.ndarray:
-        return _max_normalised(query.bm25_all[candidates])
+    def score(self, query: Query, cands: Candidates) -> np.ndarray:
+        return _max_normalised(query.bm25_all[cands.rows])
 
 
 class DenseScorer:
     """The query's cosine with each chunk in the TF-IDF -> SVD space, as (1 + cos) / 2."""
     name = "dense"
 
-    def score(self, query: Query, candidates: np.ndarray) -> np.ndarray:
-        return 0.5 * (1.0 + query.cosine_all[candidates])
+    def score(self, query: Query, cands: Candidates) -> np.ndarray:
+        return 0.5 * (1.0 + query.cosine_all[cands.rows])
 
 
 class CentralityScorer:
@@ -75,8 +121,8 @@ class CentralityScorer:
     def __init__(self, index: QueryIndex):
         self.centrality = np.asarray(index.graph.centrality_, dtype=np.float64)
 
-    def score(self, query: Query, candidates: np.ndarray) -> np.ndarray:
-        return self.centrality[candidates] if self.centrality.size else np.zeros(len(candidates))
+    def score(self, query: Query, cands: Candidates) -> np.ndarray:
+        return self.centrality[cands.rows] if self.centrality.size else np.zeros(len(cands))
 
 
 class PageRankScorer:
@@ -106,9 +152,9 @@ class PageRankScorer:
         nodes = np.union1d(np.union1d(neighbours, widest), top)
         return np.asarray(self.graph.ppr(top, hybrid[top], walk_only=True, nodes=nodes), dtype=np.float64)
 
-    def score(self, query: Query, candidates: np.ndarray) -> np.ndarray:
+    def score(self, query: Query, cands: Candidates) -> np.ndarray:
         walked = query.ppr_all if query.ppr_all is not None else self.walk(query)
-        return _max_normalised(walked[candidates])
+        return _max_normalised(walked[cands.rows])
 
 
 class CoverageScorer:
@@ -118,9 +164,9 @@ class CoverageScorer:
     def __init__(self, index: QueryIndex):
         self.index = index
 
-    def score(self, query: Query, candidates: np.ndarray) -> np.ndarray:
+    def score(self, query: Query, cands: Candidates) -> np.ndarray:
         index = self.index
-        return query.topic.of_chunks(index.bm25, candidates, index.doc_type[index.chunk_doc[candidates]])
+        return query.topic.of_chunks(index.bm25, cands.rows, index.doc_type[index.chunk_doc[cands.rows]])
 
 
 class AnswerTypeScorer:
@@ -133,16 +179,8 @@ class AnswerTypeScorer:
         self.miss = config.scoring.kind_miss_factor
         self.dated_kinds = set(config.answer.dated_kinds)
 
-    def states(self, query: Query, candidates: np.ndarray) -> np.ndarray:
-        """Does the chunk's text hold a span of the kind asked for (a date written in it,
-        not the document's own date)?"""
-        kind = query.kind
-        if kind is None or kind not in self.index.kind_names:
-            return np.zeros(len(candidates), dtype=bool)
-        return self.index.chunk_kinds[candidates, self.index.kind_names.index(kind)].astype(bool)
-
-    def score(self, query: Query, candidates: np.ndarray) -> np.ndarray:
-        kind = query.kind
+    def score(self, query: Query, cands: Candidates) -> np.ndarray:
+        kind, candidates = query.kind, cands.rows
         if kind is None or kind not in self.index.kind_names:
             return np.ones(len(candidates))
         has = self.index.chunk_kinds[candidates, self.index.kind_names.index(kind)]
@@ -160,116 +198,12 @@ class TypeHintScorer:
         self.index = index
         self.boost = config.scoring.type_hint_boost
 
-    def score(self, query: Query, candidates: np.ndarray) -> np.ndarray:
-        hinted = query.topic.hinted_types()
+    def score(self, query: Query, cands: Candidates) -> np.ndarray:
+        hinted, candidates = query.topic.hinted_types(), cands.rows
         if not hinted.size:
             return np.ones(len(candidates))
         types = self.index.doc_type[self.index.chunk_doc[candidates]]
         return np.where(np.isin(types, hinted), self.boost, 1.0)
-
-
-class TimeScorer:
-    """The time weight: per-pattern decay with per-type half-lives and floors, a period
-    window when the question names one, the logistical soft cutoff."""
-    name = "decay"
-
-    def __init__(self, index: QueryIndex, config: Config):
-        self.index = index
-        self.config = config
-        names = list(index.type_names)
-        self.event_code = names.index("calendar_event") if "calendar_event" in names else -1
-        self.series_rival_codes = np.array([names.index(t) for t in config.time.rival.series_rival_types
-                                            if t in names], dtype=np.int64)
-
-    def ages(self, query: Query, candidates: np.ndarray) -> np.ndarray:
-        """|now - date| in days per candidate; for a calendar event the distance from its
-        nearest occurrence to now, or to the named day or range."""
-        index = self.index
-        docs = index.chunk_doc[candidates]
-        epoch = index.doc_epoch[docs]
-        age = np.abs(query.now - epoch) / SECONDS_PER_DAY
-        if not index.occ_doc.size:
-            return age
-        window = query.route.window
-        if near_term(window, self.config):
-            lo, hi = window.start.timestamp(), window.end.timestamp()
-        else:
-            lo = hi = query.now
-        # Distance between [lo, hi] and each occurrence [start, end] (0 when they overlap),
-        # the nearest per candidate: only the candidates' own occurrences are read.
-        rows, offsets = index.occurrence_slices(docs)
-        if not rows.size:
-            return age
-        gap = (np.maximum(index.occ_start[rows] - hi, 0.0) + np.maximum(lo - index.occ_end[rows], 0.0)) / SECONDS_PER_DAY
-        has = np.diff(np.append(offsets, rows.size)) > 0
-        event_age = np.full(len(docs), np.inf)
-        event_age[has] = np.minimum.reduceat(gap, offsets[has])
-        return np.where(np.isfinite(event_age), event_age, age)
-
-    def rivals(self, candidates: np.ndarray, coverage: np.ndarray, match: np.ndarray,
-               on_topic: np.ndarray, has_value: np.ndarray) -> np.ndarray:
-        """Candidates a newer document about the same subject competes with (decay.rivalled).
-        A calendar event is always judged by its own time against the question's."""
-        index = self.index
-        docs = index.chunk_doc[candidates]
-        rival = rivalled(index.doc_epoch[docs], coverage, match, on_topic, has_value, self.config.time.rival)
-        return rival | (index.doc_type[docs] == self.event_code)
-
-    def superseded_events(self, candidates: np.ndarray, coverage: np.ndarray, match: np.ndarray,
-                          on_topic: np.ndarray, has_value: np.ndarray, kind: str | None) -> np.ndarray:
-        """Recurring calendar series that began before a document, not itself an event, that
-        is about the same subject: the email that moved the practice, the council letter
-        that changed the bin day. An event planned after that document is not overtaken."""
-        index = self.index
-        docs = index.chunk_doc[candidates]
-        # Only a series: a one-off event is the record of its own day, whatever came later.
-        series = (index.occ_ptr[docs + 1] - index.occ_ptr[docs]) > 1 if index.occ_ptr.size else False
-        event = (index.doc_type[docs] == self.event_code) & series
-        if not np.any(event):
-            return event
-        # Who can move a standing plan: a person's mail or note, a notice; not a flyer.
-        can_rival = np.isin(index.doc_type[docs], self.series_rival_codes)
-        if kind is not None:
-            # ... and states a value of the kind asked for (a new time, a new day): mail
-            # that only talks about the subject leaves the plan as it was.
-            can_rival &= has_value
-        rival = rivalled(index.doc_epoch[docs], coverage, match, on_topic & can_rival, has_value,
-                         self.config.time.rival)
-        return event & rival & ~np.isnan(index.doc_epoch[docs])
-
-    def score(self, query: Query, candidates: np.ndarray, on_topic: np.ndarray | None = None,
-              ages: np.ndarray | None = None, rival: np.ndarray | None = None,
-              superseded: np.ndarray | None = None) -> np.ndarray:
-        """`ages`: self.ages(query, candidates), when the caller has them already; `rival`:
-        self.rivals(...), None for the pattern's age weight on every candidate."""
-        index, route = self.index, query.route
-        docs = index.chunk_doc[candidates]
-        window = route.window
-        period_end = None
-        if window is not None and not near_term(window, self.config):
-            period_end = window.end.timestamp() if window.kind == "period" else np.inf
-        elif (window is not None and route.pattern == "historical"
-              and window.end.timestamp() <= query.now):
-            # A past day asked about historically ("for Halloween", "last Friday") is a
-            # period like "in 2023": what was made around it tells of it.
-            period_end = window.end.timestamp()
-        if period_end is not None:
-            weight = period_weight(self.config.time.period, index.doc_epoch[docs],
-                                   window.start.timestamp(), period_end, anchored=bool(window.anchor))
-        else:
-            model = getattr(self.config.time, route.pattern)
-            relevant = np.ones(len(candidates), dtype=bool) if on_topic is None else on_topic
-            ages = self.ages(query, candidates) if ages is None else ages
-            weight = time_weight(model, ages, index.doc_type[docs],
-                                 index.type_names, route.recency, relevant, rival)
-        if superseded is not None:
-            weight = np.where(superseded, weight * self.config.time.rival.superseded_event_factor, weight)
-        cancelled = index.doc_cancelled[docs]
-        weight = np.where(cancelled, weight * self.config.scoring.cancelled_factor, weight)
-        if route.pattern == "historical":
-            ahead = (index.doc_type[docs] == self.event_code) & (index.doc_epoch[docs] > query.now)
-            weight = np.where(ahead, weight * self.config.scoring.historical_future_event_factor, weight)
-        return weight
 
 
 class TypeScorer:
@@ -282,5 +216,29 @@ class TypeScorer:
         self.tables = {pattern: per_type(getattr(cfg, pattern), cfg.default, index.type_names)
                        for pattern in ("logistical", "entity", "historical")}
 
-    def score(self, query: Query, candidates: np.ndarray) -> np.ndarray:
-        return self.tables[query.route.pattern][self.index.doc_type[self.index.chunk_doc[candidates]]]
+    def score(self, query: Query, cands: Candidates) -> np.ndarray:
+        return self.tables[query.route.pattern][self.index.doc_type[self.index.chunk_doc[cands.rows]]]
+
+
+class WindowScorer:
+    """"What's on the calendar tomorrow" asks for the day itself: when the question's topic
+    is no more than the kind of document, the events of that day are the answer."""
+    name = "window"
+
+    def __init__(self, config: Config):
+        self.boost = config.scoring.window_event_boost
+
+    def score(self, query: Query, cands: Candidates) -> np.ndarray:
+        day_question = cands.in_window.size > 0 and query.topic.only_type_terms()
+        return np.where(day_question & np.isin(cands.rows, cands.in_window), self.boost, 1.0)
+
+
+def registry(index: QueryIndex, config: Config) -> list[Scorer]:
+    """Every scorer, in the order they run: the relevance parts and coverage first (on
+    them rests whether a candidate is about the question), then the kind of document and
+    of answer (the evidence newer documents are weighed on), then time and the window."""
+    scoring = config.scoring
+    return [BM25Scorer(), DenseScorer(), CentralityScorer(index),
+            PageRankScorer(index, scoring.ppr_seeds, max(scoring.stages)), CoverageScorer(index),
+            AnswerTypeScorer(index, config), TypeScorer(index, config), TypeHintScorer(index, config),
+            TimeScorer(index, config), WindowScorer(config)]
