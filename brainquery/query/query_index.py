@@ -28,7 +28,7 @@ import re
 import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -174,45 +174,33 @@ def rebuild(store: Store, config: Config) -> QueryIndex:
     return index
 
 
+class _ChunkRow(NamedTuple):
+    """What scoring needs of one chunk beyond its text and vector."""
+    doc_id: str
+    number: int
+    title: str
+    group: str           # its sender or series: near-duplicates of one voice collapse
+    content_hash: str
+    parent_id: str       # the message an attachment came with
+
+
+@dataclasses.dataclass
+class _Scan:
+    """The store's chunks, sorted by id, and one metadata record per document."""
+    ids: list[str]
+    texts: list[str]
+    rows: list[_ChunkRow]
+    embeddings: np.ndarray
+    doc_meta: dict[str, dict[str, Any]]
+
+
 def build(store: Store, config: Config) -> QueryIndex:
     # The model first: when its cache is stale (a crash during a refit) opening it refits
     # and rewrites every vector, and the index must be read from the rewritten ones.
     dense = model_cache.open_model(store, config.embedding, config.text)
-    # Per chunk only what scoring needs; whole metadata records only per document (at
-    # 100,000 chunks a record per chunk would cost hundreds of MB for nothing).
-    ids, texts, vectors, chunks = [], [], [], []
-    doc_meta: dict[str, dict[str, Any]] = {}
-    for chunk_id, text, meta, vector in store.scan_with_embeddings():
-        doc_id = str(meta.get("doc_id") or chunk_id.rsplit(":", 1)[0])
-        number = int(meta.get("chunk_no", 0))
-        ids.append(chunk_id)
-        texts.append(text or "")
-        vectors.append(np.asarray(vector, dtype=np.float32))
-        chunks.append((doc_id, number, str(meta.get("title", "")), _group(meta),
-                       str(meta.get("content_hash", "")), str(meta.get("parent_id") or "")))
-        if number == 0 or doc_id not in doc_meta:
-            doc_meta[doc_id] = {key: meta[key] for key in DOC_FIELDS if key in meta}
-    order = sorted(range(len(ids)), key=ids.__getitem__)
-    ids = [ids[i] for i in order]
-    texts = [texts[i] for i in order]
-    chunks = [chunks[i] for i in order]
-    dims = config.embedding.dims
-    embeddings = (np.stack([vectors[i] for i in order]).reshape(len(ids), dims)
-                  if ids else np.zeros((0, dims), dtype=np.float32))
-    del vectors
-
-    doc_rows: dict[str, int] = {}
-    docs: list[dict[str, Any]] = []
-    chunk_doc = np.empty(len(ids), dtype=np.int32)
-    for i, (doc_id, *_rest) in enumerate(chunks):
-        row = doc_rows.get(doc_id)
-        if row is None:
-            row = doc_rows[doc_id] = len(docs)
-            docs.append(doc_meta[doc_id])
-        chunk_doc[i] = row
-    del doc_meta
-    chunk_no = np.asarray([c[1] for c in chunks], dtype=np.int32)
-
+    scan = _scan(store, config.embedding.dims)
+    docs, chunk_doc = _documents(scan)
+    chunk_no = np.asarray([r.number for r in scan.rows], dtype=np.int32)
     type_names = tuple(DOC_TYPES) + tuple(sorted({str(d.get("doc_type")) for d in docs} - set(DOC_TYPES)))
     type_code = {name: code for code, name in enumerate(type_names)}
     undated_sources = set(config.scoring.undated_date_sources)
@@ -225,36 +213,85 @@ def build(store: Store, config: Config) -> QueryIndex:
     doc_chunk_order = np.lexsort((chunk_no, chunk_doc))
     doc_last_end = np.full(len(docs), -np.inf)
     np.maximum.at(doc_last_end, occ_doc, occ_end)
+    bm25, graph = _word_indexes(scan, docs, chunk_doc, config)
+    kind_names, chunk_kinds = _chunk_kinds(scan.texts, config)
+    return QueryIndex(
+        fingerprint=_fingerprint(scan.ids, [r.content_hash for r in scan.rows], dense if scan.ids else None,
+                                 scan.embeddings),
+        chunk_ids=np.asarray(scan.ids, dtype=object),
+        chunk_doc=chunk_doc, chunk_no=chunk_no, chunk_texts=scan.texts, embeddings=scan.embeddings,
+        docs=docs, doc_epoch=doc_epoch, doc_type=doc_type, doc_cancelled=doc_cancelled,
+        type_names=type_names, occ_doc=occ_doc, occ_start=occ_start, occ_end=occ_end,
+        bm25=bm25, graph=graph, dense=dense if scan.ids else None, kind_names=kind_names,
+        chunk_kinds=chunk_kinds, doc_chunk_order=doc_chunk_order,
+        doc_chunk_ptr=_pointers(chunk_doc[doc_chunk_order], len(docs)),
+        occ_ptr=_pointers(occ_doc, len(docs)), doc_last_end=doc_last_end)
 
+
+def _scan(store: Store, dims: int) -> _Scan:
+    """Per chunk only what scoring needs; whole metadata records only per document (at
+    100,000 chunks a record per chunk would cost hundreds of MB for nothing)."""
+    ids, texts, vectors, rows = [], [], [], []
+    doc_meta: dict[str, dict[str, Any]] = {}
+    for chunk_id, text, meta, vector in store.scan_with_embeddings():
+        doc_id = str(meta.get("doc_id") or chunk_id.rsplit(":", 1)[0])
+        number = int(meta.get("chunk_no", 0))
+        ids.append(chunk_id)
+        texts.append(text or "")
+        vectors.append(np.asarray(vector, dtype=np.float32))
+        rows.append(_ChunkRow(doc_id, number, str(meta.get("title", "")), _group(meta),
+                              str(meta.get("content_hash", "")), str(meta.get("parent_id") or "")))
+        if number == 0 or doc_id not in doc_meta:
+            doc_meta[doc_id] = {key: meta[key] for key in DOC_FIELDS if key in meta}
+    order = sorted(range(len(ids)), key=ids.__getitem__)
+    embeddings = (np.stack([vectors[i] for i in order]).reshape(len(ids), dims)
+                  if ids else np.zeros((0, dims), dtype=np.float32))
+    return _Scan([ids[i] for i in order], [texts[i] for i in order], [rows[i] for i in order],
+                 embeddings, doc_meta)
+
+
+def _documents(scan: _Scan) -> tuple[list[dict[str, Any]], np.ndarray]:
+    """The documents in the order their first chunk comes, and each chunk's document row.
+    The scan's per-document records move into the list (and out of the scan)."""
+    doc_rows: dict[str, int] = {}
+    docs: list[dict[str, Any]] = []
+    chunk_doc = np.empty(len(scan.ids), dtype=np.int32)
+    for i, row_meta in enumerate(scan.rows):
+        row = doc_rows.get(row_meta.doc_id)
+        if row is None:
+            row = doc_rows[row_meta.doc_id] = len(docs)
+            docs.append(scan.doc_meta[row_meta.doc_id])
+        chunk_doc[i] = row
+    scan.doc_meta = {}
+    return docs, chunk_doc
+
+
+def _word_indexes(scan: _Scan, docs: list[dict[str, Any]], chunk_doc: np.ndarray,
+                  config: Config) -> tuple[SparseBM25, EvidenceGraph]:
+    """BM25 over each chunk's words, and the evidence graph over its shingles."""
     analyzer = Analyzer(config.text)
     # An attachment with almost no words of its own (a photo: a file name and a camera) is
     # found by what its message says: its subject joins its words for BM25.
     subjects = {str(d.get("doc_id")): str(d.get("title", "")) for d in docs}
     short = config.scoring.attachment_context_chars
     bm25 = SparseBM25(config.bm25).fit([
-        analyzer.tokens(model_cache.embed_text(c[2], t)
-                        + (f"\n{subjects.get(c[5], '')}" if c[5] and len(t) < short else ""))
-        for c, t in zip(chunks, texts)])
+        analyzer.tokens(model_cache.embed_text(r.title, t)
+                        + (f"\n{subjects.get(r.parent_id, '')}" if r.parent_id and len(t) < short else ""))
+        for r, t in zip(scan.rows, scan.texts)])
     # The graph reads shingles of the text without the quoted lines of replies.
     graph = EvidenceGraph(config.graph).fit(
-        [analyzer.words(unquoted(model_cache.embed_text(c[2], t))) for c, t in zip(chunks, texts)],
-        [c[3] for c in chunks], docs=chunk_doc)
-    dense = dense if ids else None
+        [analyzer.words(unquoted(model_cache.embed_text(r.title, t))) for r, t in zip(scan.rows, scan.texts)],
+        [r.group for r in scan.rows], docs=chunk_doc)
+    return bm25, graph
+
+
+def _chunk_kinds(texts: list[str], config: Config) -> tuple[tuple[str, ...], np.ndarray]:
+    """Which kinds of answer span (config [answer] spans) each chunk holds."""
     kind_names = tuple(kind for kind, _ in config.answer.spans)
     patterns = [re.compile(pattern) for _, pattern in config.answer.spans]
     chunk_kinds = np.array([[p.search(t) is not None for p in patterns] for t in texts],
                            dtype=bool).reshape(len(texts), len(patterns))
-
-    return QueryIndex(
-        fingerprint=_fingerprint(ids, [c[4] for c in chunks], dense, embeddings), chunk_ids=np.asarray(ids, dtype=object),
-        chunk_doc=chunk_doc, chunk_no=chunk_no, chunk_texts=texts, embeddings=embeddings,
-        docs=docs, doc_epoch=doc_epoch, doc_type=doc_type, doc_cancelled=doc_cancelled,
-        type_names=type_names, occ_doc=occ_doc, occ_start=occ_start, occ_end=occ_end,
-        bm25=bm25, graph=graph, dense=dense, kind_names=kind_names, chunk_kinds=chunk_kinds,
-        doc_chunk_order=doc_chunk_order, doc_chunk_ptr=_pointers(chunk_doc[doc_chunk_order], len(docs)),
-        occ_ptr=_pointers(occ_doc, len(docs)), doc_last_end=doc_last_end)
-
-
+    return kind_names, chunk_kinds
 
 
 # The lines a photo's ingestor writes from EXIF (its file name, its camera): every photo
