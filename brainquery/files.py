@@ -58,10 +58,13 @@ def read_arrays(path: Path, expected_digest: str | None) -> dict[str, np.ndarray
     """The arrays saved at `path`, or None when the file is missing, unreadable, or not
     byte for byte the one whose digest the store recorded."""
     data = read_verified(path, expected_digest)
-    if data is None:
-        return None
+    return None if data is None else load_arrays(io.BytesIO(data))
+
+
+def load_arrays(source: Path | io.BytesIO) -> dict[str, np.ndarray] | None:
+    """The arrays of an .npz (never a pickle), or None when it cannot be read as one."""
     try:
-        with np.load(io.BytesIO(data), allow_pickle=False) as npz:
+        with np.load(source, allow_pickle=False) as npz:
             return {name: npz[name] for name in npz.files}
     except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
         return None

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import zipfile
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -27,7 +26,7 @@ import numpy as np
 from scipy import sparse
 
 from ..config import BM25Section
-from ..files import write_arrays
+from ..files import load_arrays, write_arrays
 
 _FORMAT = 1
 
@@ -152,9 +151,5 @@ class SparseBM25:
     @classmethod
     def load(cls, path: str | Path, cfg: BM25Section) -> SparseBM25 | None:
         """The saved index, or None when it is missing, unreadable or made with other params."""
-        try:
-            with np.load(path, allow_pickle=False) as data:
-                arrays = {name: data[name] for name in data.files}
-        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
-            return None
-        return cls.from_arrays(arrays, cfg)
+        arrays = load_arrays(Path(path))
+        return None if arrays is None else cls.from_arrays(arrays, cfg)

@@ -23,7 +23,6 @@ Two signals:
 from __future__ import annotations
 
 import itertools
-import zipfile
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -32,7 +31,7 @@ from scipy import sparse
 from scipy.sparse.csgraph import connected_components
 
 from ..config import GraphSection
-from ..files import write_arrays
+from ..files import load_arrays, write_arrays
 
 _FORMAT = 1
 # Multiplier for the polynomial shingle hash when exact packing of token ids would overflow.
@@ -223,12 +222,8 @@ class EvidenceGraph:
     @classmethod
     def load(cls, path: str | Path, cfg: GraphSection) -> EvidenceGraph | None:
         """The saved graph, or None when it is missing, unreadable or built with other params."""
-        try:
-            with np.load(path, allow_pickle=False) as data:
-                arrays = {name: data[name] for name in data.files}
-        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
-            return None
-        return cls.from_arrays(arrays, cfg)
+        arrays = load_arrays(Path(path))
+        return None if arrays is None else cls.from_arrays(arrays, cfg)
 
 
 def _power_iteration(adjacency: sparse.csr_matrix, degree: np.ndarray, seeds: np.ndarray,
