@@ -5,6 +5,7 @@ import json
 import os
 import threading
 from datetime import datetime, timezone
+from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from . import check as check_module
@@ -12,7 +13,7 @@ from .storage import model_cache
 from .query import query_index
 from .query.ask import Asker, AskResult, check_question
 from .config import Config, load_config
-from .files import remove_leftovers, replaced
+from .files import from_json_array, load_arrays, remove_leftovers, replaced
 from .storage.indexer import EXIT_NOTHING_RAN, Indexer, IngestSummary, ReportLine
 from .originals import Original, open_original
 from .storage.store import Store
@@ -195,10 +196,8 @@ def _real(paths: Sequence[str]) -> list[str]:
 
 def _cached_chunk_count(path) -> int:
     """How many chunks a query index file (of any provenance: it is only counted) lists."""
-    import numpy as np
-
+    arrays = load_arrays(Path(path))
     try:
-        with np.load(path, allow_pickle=False) as data:
-            return len(json.loads(str(data["chunk_ids"])))
-    except Exception:  # missing, foreign, damaged: nothing to warn about
+        return len(from_json_array(arrays["chunk_ids"])) if arrays else 0
+    except (KeyError, ValueError, TypeError):  # foreign or damaged: nothing to warn about
         return 0

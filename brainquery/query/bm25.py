@@ -18,7 +18,6 @@ its contribution.
 from __future__ import annotations
 
 import itertools
-import json
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -26,9 +25,9 @@ import numpy as np
 from scipy import sparse
 
 from ..config import BM25Section
-from ..files import load_arrays, write_arrays
+from ..files import from_json_array, json_array, load_arrays, write_arrays
 
-_FORMAT = 1
+_FORMAT = 2
 
 
 def _okapi_idf(df: np.ndarray, n_docs: int, epsilon: float) -> tuple[np.ndarray, float]:
@@ -119,7 +118,7 @@ class SparseBM25:
                 "data": w.data, "indices": w.indices, "indptr": w.indptr, "shape": np.array(w.shape),
                 "idf": self.idf_, "doc_len": self.doc_len_,
                 "scalars": np.array([self.avgdl_, self.average_idf_]),
-                "vocab": np.array(json.dumps(terms))}
+                "vocab": json_array(terms)}
 
     @classmethod
     def from_arrays(cls, data: dict[str, np.ndarray], cfg: BM25Section) -> SparseBM25 | None:
@@ -136,7 +135,7 @@ class SparseBM25:
             model.idf_ = np.asarray(data["idf"], dtype=np.float64)
             model.doc_len_ = np.asarray(data["doc_len"], dtype=np.int64)
             model.avgdl_, model.average_idf_ = map(float, data["scalars"])
-            terms = json.loads(str(data["vocab"]))
+            terms = from_json_array(data["vocab"])
             model.vocab_ = {str(t): i for i, t in enumerate(terms)}
         except (ValueError, KeyError, TypeError, IndexError):
             return None

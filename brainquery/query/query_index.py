@@ -52,7 +52,7 @@ GENERATION_KEY = "generation"       # counts publications: a reader reloads on a
 INDEX_FILE = "query_index.npz"
 LEGACY_FILES = ("query_index.pkl",)  # pickles of older versions: deleted, never read
 DIRTY = "dirty"
-_FORMAT = 4
+_FORMAT = 5
 # The metadata keys that name who a document's voice belongs to, most specific first:
 # near-duplicates from one voice (a monthly bill, a weekly newsletter) are one piece of
 # evidence, not many.

@@ -22,7 +22,7 @@ from ..config import EmbeddingSection, TextSection
 from ..files import from_json_array, json_array, read_arrays, write_arrays
 from ..textproc import Analyzer
 
-_FORMAT = 3  # bump when the saved layout changes; an old cache is then refitted
+_FORMAT = 4  # bump when the saved layout changes; an old cache is then refitted
 
 
 def _text_section(text: TextSection | None) -> TextSection:
