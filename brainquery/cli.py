@@ -269,8 +269,11 @@ def cmd_serve(brain: Brain, args: argparse.Namespace) -> int:
 def render_answer(result) -> str:
     """The answer, the confidence message, then the sources with type, date and age."""
     lines = [f"Q: {result.query}  [{result.pattern}]",
-             f"A: {result.answer if result.answer is not None else '—'}",
-             f"   {result.message} (confidence {result.confidence:.2f})"]
+             f"A: {result.answer if result.answer is not None else '—'}"]
+    if result.evidence and result.answer_kind not in ("sentence", "unknown"):
+        # A value alone: the sentence it came from says what it is a value of.
+        lines.append(f"   “{result.evidence['text'][:200]}” — {result.evidence['title'][:60]}")
+    lines.append(f"   {result.message} (confidence {result.confidence:.2f})")
     if result.conflicts:
         lines.append("Conflicting answers:")
         lines += [f"  {c.answer:24} {c.doc_type:14} {(c.source_date or 'undated')[:10]}  {c.title}"

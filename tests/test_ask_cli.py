@@ -145,6 +145,14 @@ def test_readable_answer_shows_answer_message_and_dated_sources(asked_corpus, ca
                              line), line
 
 
+def test_a_value_answer_shows_the_sentence_it_came_from(asked_corpus, capsys):
+    assert main(["ask", "What size is our HVAC filter?", "--store", asked_corpus.store.location,
+                 "--now", DAY]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1] == "A: 16x25x4"
+    assert "Media filter 16x25x4 MERV 11" in lines[2] and "Badger State Mechanical" in lines[2]
+
+
 def test_questions_from_stdin_are_answered_in_order(asked_corpus, capsys, monkeypatch):
     questions = ["What size is our HVAC filter?", "", "Is Friday a half-day?",
                  "What is the dentist's fax number?"]
