@@ -149,3 +149,16 @@ def test_the_confidence_is_the_calibrated_probability_of_being_right(asked_corpu
         result = asked_corpus.ask(question, now=NOW)
         if result.answer is not None:
             assert low <= result.confidence <= high
+
+
+@pytest.mark.parametrize("text, sentences", [
+    pytest.param("Dr. Hannah Brooks saw her. She got her booster.",
+                 ["Dr. Hannah Brooks saw her.", "She got her booster."], id="an-honorific"),
+    pytest.param("Mrs. J. Smith paid the deposit. Thanks!",
+                 ["Mrs. J. Smith paid the deposit.", "Thanks!"], id="an-initial"),
+    pytest.param("Pickup is at 5 p.m. Bring the forms.",
+                 ["Pickup is at 5 p.m.", "Bring the forms."], id="a-sentence-still-ends"),
+])
+def test_titles_and_initials_end_no_sentence(text, sentences):
+    from brainquery.query.answer import split_sentences
+    assert split_sentences(text) == sentences

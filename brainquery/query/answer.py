@@ -13,7 +13,11 @@ import numpy as np
 
 from ..config import AnswerSection
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])|\n\s*\n|\n(?=\s*[-*•]\s)|\n(?=[A-Z][\w /&-]{0,40}:)")
+# A full stop after a title or an initial ends no sentence: "Dr. Hannah Brooks", "J. Smith".
+_NOT_AN_END = "".join(rf"(?<!\b{re.escape(word)})" for word in (
+    "Dr.", "Mr.", "Mrs.", "Ms.", "Mx.", "St.", "Jr.", "Sr.", "Prof.", "Mt.", "Rev.", "Hr.", "Fr.", "Nr.", "No."))
+_SENTENCE_END = re.compile(_NOT_AN_END + r"(?<!\b[A-Z]\.)(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])"
+                           r"|\n\s*\n|\n(?=\s*[-*•]\s)|\n(?=[A-Z][\w /&-]{0,40}:)")
 _SPACE = re.compile(r"\s+")
 
 
