@@ -25,7 +25,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import numpy as np
-from locomo_bench import DEVELOPMENT, commit, load_conversations, session_of, write_mailbox
+from locomo_bench import DEVELOPMENT, commit, gold_sessions, load_conversations, session_of, write_mailbox
 
 from brainquery.brain import Brain
 from brainquery.query.evaluate import gold_matcher, load_queries
@@ -56,7 +56,7 @@ def collect(locomo: Path, workdir: Path) -> dict[str, list[list[Candidate]]]:
         brain.ingest([workdir / f"mail-{sid}"], now=conv.now)
         rows = []
         for qa in conv.qa:
-            gold = {int(e.split(":")[0][1:]) for e in map(str, qa.get("evidence", [])) if e.startswith("D")}
+            gold = gold_sessions(qa)
             if gold:
                 results = brain.ask(qa["question"], now=conv.now, k=POOL).to_dict()["results"]
                 rows.append([(r["scores"], r["on_topic"], session_of(r["source"]) in gold) for r in results])

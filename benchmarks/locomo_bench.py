@@ -111,15 +111,22 @@ def write_mailbox(conv: Conversation, folder: Path) -> None:
         (folder / f"session_{number:02d}.eml").write_bytes(bytes(msg))
 
 
+def gold_sessions(qa: dict) -> set[int]:
+    """The sessions that hold a question's evidence turns ("D8:6" is in session 8)."""
+    return {int(m) for e in qa.get("evidence", []) for m in _EVIDENCE.findall(str(e))}
+
+
 def session_of(source: str) -> int | None:
     match = re.search(r"session_(\d+)\.eml$", source)
     return int(match.group(1)) if match else None
 
 
 # ---- LoCoMo's answer metric ------------------------------------------------------------------
+_NO_PUNCTUATION = str.maketrans("", "", string.punctuation)
+
+
 def _tokens(text: str) -> list[str]:
-    text = str(text).lower()
-    text = "".join(ch for ch in text if ch not in set(string.punctuation))
+    text = str(text).lower().translate(_NO_PUNCTUATION)
     text = _ARTICLES.sub(" ", text)
     return _STEM.stemWords(text.split())
 
@@ -183,7 +190,7 @@ def run_conversation(conv: Conversation, workdir: Path) -> list[Outcome]:
     outcomes = []
     for qa in conv.qa:
         category = int(qa["category"])
-        gold = {int(m) for e in qa.get("evidence", []) for m in _EVIDENCE.findall(str(e))}
+        gold = gold_sessions(qa)
         if not gold:
             continue
         result = brain.ask(qa["question"], now=conv.now, k=K).to_dict()

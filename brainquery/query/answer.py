@@ -77,8 +77,7 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
     span = spans.get(kind) if kind else None
     cue = dict(kinds).get(kind) if kind else None
     token_sets = [set(t) for t in tokenize(sentences)]
-    overlap = np.array([sum(term_weights.get(t, 0.0) for t in tokens) for tokens in token_sets],
-                       dtype=np.float64)
+    overlap = _term_weight(token_sets, term_weights)
     if overlap.max() > 0:
         overlap = overlap / overlap.max()
     context = np.zeros_like(overlap)
@@ -238,12 +237,10 @@ def _is_header(sentence: str, title: str) -> bool:
     return bool(_HEADER.match(sentence)) or (bool(title) and sentence.strip().lower() == title.strip().lower())
 
 
-def _sentence_scores(sentences: Sequence[str], term_weights: dict[str, float],
-                     tokenize: Callable[[Sequence[str]], list[list[str]]]) -> np.ndarray:
-    """The weight of the question's terms each sentence holds (`tokenize` takes them all
-    at once)."""
-    return np.array([sum(term_weights.get(t, 0.0) for t in set(tokens))
-                     for tokens in tokenize(sentences)], dtype=np.float64)
+def _term_weight(token_sets: Sequence[set[str]], term_weights: dict[str, float]) -> np.ndarray:
+    """The weight of the question's terms each sentence holds."""
+    return np.array([sum(term_weights.get(t, 0.0) for t in tokens) for tokens in token_sets],
+                    dtype=np.float64)
 
 
 def normalise_value(value: str) -> str:
@@ -257,7 +254,7 @@ def snippet(text: str, term_weights: dict[str, float], tokenize: Callable[[Seque
     sentences = split_sentences(text)
     if not sentences:
         return ""
-    scores = _sentence_scores(sentences, term_weights, tokenize)
+    scores = _term_weight([set(t) for t in tokenize(sentences)], term_weights)
     start = int(np.argmax(scores))
     out = sentences[start]
     for extra in sentences[start + 1:]:

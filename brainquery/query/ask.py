@@ -42,6 +42,8 @@ def check_question(question: str, k: int | None, max_chars: int) -> None:
                             f"{max_chars} (scoring.max_question_chars)")
     if k is not None and k < 1:
         raise QuestionError(f"--k must be at least 1, got {k}")
+
+
 FRESH = "Recent information found"
 POSSIBLY_OUTDATED = "Possibly outdated — check for newer updates"
 STALE = "Stale information — verify with"    # ... whoever the source is: "the sender, …"

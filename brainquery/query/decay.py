@@ -65,7 +65,9 @@ def time_weight(model: DecayModel, age_days: np.ndarray, type_codes: np.ndarray,
     `relevant` marks candidates that answer the question at all: the soft cutoff only
     demotes an old document when a relevant one inside the cutoff exists ("unless no newer
     source exists"), so a question whose only evidence is old still gets an answer, which
-    the confidence message then flags as stale.
+    the confidence message then flags as stale. `rival` marks candidates a newer document
+    about the same subject competes with (`rivalled`): only they are cut, and the others
+    pay `unrivalled_power` of their weight. None: every candidate pays all of it.
     """
     age = np.asarray(age_days, dtype=np.float64)
     dated = ~np.isnan(age)
@@ -104,14 +106,14 @@ def rivalled(epochs: np.ndarray, coverage: np.ndarray, evidence: np.ndarray, on_
     value of the kind asked for (a size, an amount, a time), at least `value_match_share`
     as strong. An old document with no such rival is not out of date, only old (a pet's
     microchip number, who someone is)."""
-    match = evidence
     epochs = np.asarray(epochs, dtype=np.float64)
     dated = ~np.isnan(epochs)
     newer = (epochs[None, :] - epochs[:, None]) >= cfg.min_gap_days * SECONDS_PER_DAY   # [i, j]: j newer
     newer &= dated[None, :] & dated[:, None] & on_topic[None, :]
     covers = coverage[None, :] >= cfg.coverage_share * coverage[:, None] - 1e-9
-    matches = match[None, :] >= cfg.match_share * match[:, None]
-    values = (has_value[None, :] & has_value[:, None]) & (match[None, :] >= cfg.value_match_share * match[:, None])
+    matches = evidence[None, :] >= cfg.match_share * evidence[:, None]
+    values = ((has_value[None, :] & has_value[:, None])
+              & (evidence[None, :] >= cfg.value_match_share * evidence[:, None]))
     return (newer & covers & (matches | values)).any(axis=1) | ~dated
 
 
@@ -175,22 +177,12 @@ class TimeScorer:
         event_age[has] = np.minimum.reduceat(gap, offsets[has])
         return np.where(np.isfinite(event_age), event_age, age)
 
-    def rivals(self, candidates: np.ndarray, coverage: np.ndarray, match: np.ndarray,
-               on_topic: np.ndarray, has_value: np.ndarray) -> np.ndarray:
-        """Candidates a newer document about the same subject competes with (decay.rivalled).
-        A calendar event is always judged by its own time against the question's."""
-        index = self.index
-        docs = index.chunk_doc[candidates]
-        rival = rivalled(index.doc_epoch[docs], coverage, match, on_topic, has_value, self.config.time.rival)
-        return rival | (index.doc_type[docs] == self.event_code)
-
-    def superseded_events(self, candidates: np.ndarray, coverage: np.ndarray, match: np.ndarray,
-                          on_topic: np.ndarray, has_value: np.ndarray, kind: str | None) -> np.ndarray:
+    def superseded_series(self, docs: np.ndarray, epochs: np.ndarray, cands: Candidates,
+                          has_value: np.ndarray, kind: str | None) -> np.ndarray:
         """Recurring calendar series that began before a document, not itself an event, that
         is about the same subject: the email that moved the practice, the council letter
         that changed the bin day. An event planned after that document is not overtaken."""
         index = self.index
-        docs = index.chunk_doc[candidates]
         # Only a series: a one-off event is the record of its own day, whatever came later.
         series = (index.occ_ptr[docs + 1] - index.occ_ptr[docs]) > 1 if index.occ_ptr.size else False
         event = (index.doc_type[docs] == self.event_code) & series
@@ -202,20 +194,17 @@ class TimeScorer:
             # ... and states a value of the kind asked for (a new time, a new day): mail
             # that only talks about the subject leaves the plan as it was.
             can_rival &= has_value
-        rival = rivalled(index.doc_epoch[docs], coverage, match, on_topic & can_rival, has_value,
-                         self.config.time.rival)
-        return event & rival & ~np.isnan(index.doc_epoch[docs])
+        rival = rivalled(epochs, cands.parts["coverage"], cands.evidence, cands.on_topic & can_rival,
+                         has_value, self.config.time.rival)
+        return event & rival & ~np.isnan(epochs)
 
     def score(self, query: Query, cands: Candidates) -> np.ndarray:
         """The time weight of each candidate; its ages are left on `cands` for the results."""
         index, route, candidates = self.index, query.route, cands.rows
         docs = index.chunk_doc[candidates]
-        on_topic = cands.on_topic
+        epochs = index.doc_epoch[docs]
         cands.ages = ages = self.ages(query, candidates)
         has_value = index.states(query.kind, candidates)
-        rival = self.rivals(candidates, cands.parts["coverage"], cands.evidence, on_topic, has_value)
-        superseded = self.superseded_events(candidates, cands.parts["coverage"], cands.evidence, on_topic,
-                                            has_value, query.kind)
         window = route.window
         period_end = None
         if window is not None and not near_term(window, self.config):
@@ -226,17 +215,22 @@ class TimeScorer:
             # period like "in 2023": what was made around it tells of it.
             period_end = window.end.timestamp()
         if period_end is not None:
-            weight = period_weight(self.config.time.period, index.doc_epoch[docs],
+            weight = period_weight(self.config.time.period, epochs,
                                    window.start.timestamp(), period_end, anchored=bool(window.anchor))
         else:
+            # Candidates a newer document about the same subject competes with; a calendar
+            # event is always judged by its own time against the question's.
+            rival = rivalled(epochs, cands.parts["coverage"], cands.evidence, cands.on_topic, has_value,
+                             self.config.time.rival) | (index.doc_type[docs] == self.event_code)
             model = getattr(self.config.time, route.pattern)
             weight = time_weight(model, ages, index.doc_type[docs],
-                                 index.type_names, route.recency, on_topic, rival)
+                                 index.type_names, route.recency, cands.on_topic, rival)
+        superseded = self.superseded_series(docs, epochs, cands, has_value, query.kind)
         weight = np.where(superseded, weight * self.config.time.rival.superseded_event_factor, weight)
         cancelled = index.doc_cancelled[docs]
         weight = np.where(cancelled, weight * self.config.scoring.cancelled_factor, weight)
         if route.pattern == "historical":
-            ahead = (index.doc_type[docs] == self.event_code) & (index.doc_epoch[docs] > query.now)
+            ahead = (index.doc_type[docs] == self.event_code) & (epochs > query.now)
             weight = np.where(ahead, weight * self.config.scoring.historical_future_event_factor, weight)
         return weight
 

@@ -183,7 +183,7 @@ class AnswerTypeScorer:
         kind, candidates = query.kind, cands.rows
         if kind is None or kind not in self.index.kind_names:
             return np.ones(len(candidates))
-        has = self.index.chunk_kinds[candidates, self.index.kind_names.index(kind)]
+        has = self.index.states(kind, candidates)
         if kind in self.dated_kinds:
             # "When did she send the photo?": a dated document answers by its date.
             has = has | ~np.isnan(self.index.doc_epoch[self.index.chunk_doc[candidates]])
