@@ -247,6 +247,40 @@ class AnswerSection:
 
 
 @dataclasses.dataclass(frozen=True)
+class EventsSection:
+    """Calendar answers from a series' occurrences (brainquery.query.occurrences)."""
+    kinds: tuple[str, ...]               # answer kinds ([answer] kinds) an occurrence answers
+    yes_no: str                          # a question answered yes or no first
+    past: str                            # a question about the last occurrence, not the next
+    fields: tuple[tuple[str, str], ...]  # question cue -> the event field that answers it
+    horizon_days: int                    # how far to look for the next (or last) occurrence
+    margin_days: int                     # expanded beyond the days asked, for multi-day events
+    max_occurrences: int                 # at most this many expanded per question
+    max_listed: int                      # occurrences written out in one answer
+    # How an occurrence is written follows its zone's region: a 12-hour clock and the
+    # month first where that is the custom, else 24 hours and the day first.
+    twelve_hour_zones: tuple[str, ...]   # zone name prefixes ("America/")
+    default_clock: str                   # a zone without a name (UTC, a fixed offset)
+    day_format_12h: str                  # strftime, with {day} for the unpadded day of the month
+    day_format_24h: str
+
+    def __post_init__(self) -> None:
+        patterns = [("yes_no", self.yes_no), ("past", self.past)] + [
+            (f"fields.{name}", pattern) for name, pattern in self.fields]
+        for key, pattern in patterns:
+            try:
+                re.compile(pattern)
+            except re.error as err:
+                raise ConfigError(f"config key events.{key} is not a regex: {err}") from err
+        if self.default_clock not in ("12h", "24h"):
+            raise ConfigError(f"config key events.default_clock must be \"12h\" or \"24h\", "
+                              f"not {self.default_clock!r}")
+        for key in ("horizon_days", "max_occurrences", "max_listed"):
+            if getattr(self, key) < 1:
+                raise ConfigError(f"config key events.{key} must be at least 1")
+
+
+@dataclasses.dataclass(frozen=True)
 class ConfidenceSection:
     question_words: tuple[str, ...]
     min_coverage: float
@@ -321,6 +355,7 @@ class Config:
     time: TimeSection
     type_weight: TypeWeightSection
     answer: AnswerSection
+    events: EventsSection
     confidence: ConfidenceSection
     web: WebSection
 

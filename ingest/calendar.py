@@ -33,6 +33,9 @@ _OFFSET_TZID = re.compile(r"^\s*(?:UTC|GMT)\s*(?P<sign>[+-])\s*(?P<h>\d{1,2})(?:
 _MINUTES_PER_HOUR = 60
 _WHEN = "%A %d %B %Y %H:%M"
 _DAY = "%A %d %B %Y"
+# The lines event_text writes from the event's fields (before its DESCRIPTION): an answer
+# read from the occurrences says these better.
+FIELD_LINES = ("Starts ", "Until ", "Ends ", "Location: ", "Status: ", "Organizer: ", "Repeats")
 # RFC 5545 mandates UTF-8; anything else is a legacy Windows export.
 _FALLBACK_ENCODING = "cp1252"
 
@@ -91,7 +94,8 @@ def event_document(blob: Blob, ctx: Context, event: Any, index: int):
         "uid": uid,
         "recurrence_id": recurrence_id,
         "rrule": "\n".join(rrules),
-        "exdates": ",".join(_iso(d) or "" for d in _exdates(event)),
+        "exdates": ",".join(_iso(d) or "" for d in _dates(event, "EXDATE")),
+        "rdates": ",".join(_iso(d) or "" for d in _dates(event, "RDATE")),
         "organizer": _organizer(event.get("ORGANIZER")),
         "sequence": _sequence(event.get("SEQUENCE")),
         "tzid": _tzid(event.get("DTSTART")),
@@ -133,12 +137,14 @@ def event_text(summary: str, event: Any, start: datetime | None, end: datetime |
 
 
 def expand_occurrences(dtstart: datetime, rrule: str, around: datetime, days: int,
-                       max_count: int, exdates: Iterable[datetime | date] = ()) -> list[datetime]:
+                       max_count: int, exdates: Iterable[datetime | date] = (),
+                       rdates: Iterable[datetime | date] = ()) -> list[datetime]:
     """Occurrences of a recurring event within ±`days` of `around`, at most `max_count`.
 
     `dtstart` must be aware; expand in the event's own zone (a ZoneInfo) so a weekly 18:00
     practice stays at 18:00 across a DST change. `rrule` is the RRULE text (one rule a line,
-    "RRULE:" prefix optional). `exdates` are left out; a bare date drops that whole day.
+    "RRULE:" prefix optional). `rdates` are extra occurrences (a bare date at the start's
+    time of day); `exdates` are left out, and a bare date drops that whole day.
     Raises ValueError for a rule dateutil cannot read.
     """
     if dtstart.tzinfo is None or around.tzinfo is None:
@@ -148,6 +154,13 @@ def expand_occurrences(dtstart: datetime, rrule: str, around: datetime, days: in
         text = _normalise_rule(line, dtstart)
         if text:
             rules.rrule(dateutil_rrule.rrulestr(text, dtstart=dtstart))
+    extra = list(rdates)
+    if extra and not rrule.strip():
+        rules.rdate(dtstart)       # RDATE without RRULE: DTSTART is still the first one
+    for added in extra:
+        if not isinstance(added, datetime):
+            added = datetime.combine(added, dtstart.timetz())
+        rules.rdate(make_aware(added, dtstart.tzinfo)[0].astimezone(dtstart.tzinfo))
     skip_days = set()
     for excluded in exdates:
         if isinstance(excluded, datetime):
@@ -243,15 +256,19 @@ def _value(prop: Any) -> Any:
         return None
 
 
-def _exdates(event: Any) -> list[datetime | date]:
+def _dates(event: Any, name: str) -> list[datetime | date]:
+    """The dates of a date-list property (EXDATE, RDATE); an RDATE period counts by its start."""
     found = []
-    props = event.get("EXDATE")
+    props = event.get(name)
     for prop in props if isinstance(props, list) else [props] if props is not None else []:
         for item in getattr(prop, "dts", []):
             try:
-                found.append(item.dt)
+                value = item.dt
             except (AttributeError, ValueError):
                 continue
+            value = value[0] if isinstance(value, tuple) else value
+            if isinstance(value, (date, datetime)):
+                found.append(value)
     return found
 
 

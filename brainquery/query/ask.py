@@ -18,7 +18,10 @@ from .anchor import anchored_window, find_anchor
 from ..storage.chunking import join_chunks
 from ..config import Config
 from .coverage import TopicTerms
+from ingest.calendar import FIELD_LINES
+
 from .decay import staleness
+from .occurrences import Series, event_answer
 from .query_index import QueryIndex
 from .rank import Ranked, Ranker
 from .router import PATTERNS, Route, load_router
@@ -115,6 +118,9 @@ class AskResult:
     answer_kind: str = "unknown"
     # The sentence the answer came from, with its document (None with no answer).
     evidence: dict[str, Any] | None = None
+    # A calendar answer's occurrences (answer_kind "occurrence" / "no_occurrence"): start,
+    # end, status (confirmed, cancelled, moved), moved_from, location, title, source, all_day.
+    occurrences: list[dict[str, Any]] = dataclasses.field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         out = dataclasses.asdict(self)
@@ -141,6 +147,7 @@ class Asker:
                     hints.setdefault(stem, []).append(codes[doc_type])
         self._type_hints = {stem: np.asarray(c) for stem, c in hints.items()}
         self._event_code = codes.get("calendar_event", -1)
+        self._series = Series(index.docs, index.doc_epoch, config.events)
         words = self.config.confidence.question_words
         self._question_words = set(self.analyzer.tokens(" ".join(words))) | set(words)
         # When each chunk's document was written (events: never "not yet"), per chunk.
@@ -210,11 +217,43 @@ class Asker:
                     "title": str(meta.get("title", "")), "doc_type": str(meta.get("doc_type", "")),
                     "source_date": meta.get("source_date") or None,
                     "attachment": str(meta.get("attachment", "")), "doc_id": str(meta.get("doc_id", ""))}
+        event = self._event_answer(question, route, kind, top, now)
+        if event is not None:
+            # The series' own dates are one plan, not rival values: only other documents conflict.
+            series = {str(self.index.docs[row].get("source", "")) for row in self._series.rows(top.doc)}
+            conflicts = [c for c in conflicts if c.source not in series]
+            message = self._message(route, top, query.now)[0]
+            if conflicts:
+                message = f"{message}. {_conflict_summary(conflicts)}"
+            # The event's own description may say more than its fields ("doors open 6:00 pm").
+            said = [line for line in answers.split_sentences(extract.text)
+                    if not line.startswith(FIELD_LINES) and line != str(meta.get("title", ""))]
+            text = f"{event.text} — {' '.join(said)}" if said and event.kind in ("occurrence", "no_occurrence") else event.text
+            return AskResult(answer=text, confidence=round(float(confidence), 4), message=message,
+                             conflicts=conflicts, coverage=round(top_cover, 4), level=level,
+                             answer_kind=event.kind, evidence=evidence,
+                             occurrences=[o.to_dict() for o in event.occurrences], **base)
         return AskResult(answer=(extract.shown if value_answer else extract.text) or None,
                          confidence=round(float(confidence), 4),
                          message=message, conflicts=conflicts, coverage=round(top_cover, 4),
                          level=level, answer_kind=kind if value_answer else "sentence",
                          evidence=evidence if extract.text else None, **base)
+
+    def _event_answer(self, question: str, route: Route, kind: str | None, top: Ranked,
+                      now: datetime):
+        """A calendar event at the top answers "when" and "is there" from its occurrences,
+        "where" and "who" from its fields; anything else from its text."""
+        if int(self.index.doc_type[top.doc]) != self._event_code:
+            return None
+        cfg = self.config.events
+        asks_time = (kind in cfg.kinds or route.window is not None
+                     or re.search(cfg.yes_no, question, re.IGNORECASE) is not None)
+        asks_field = any(re.search(p, question, re.IGNORECASE) for _, p in cfg.fields)
+        if not (asks_time or asks_field):
+            return None
+        window = None if route.window is None else (route.window.start.date(), route.window.end.date())
+        past = route.pattern == "historical" or re.search(cfg.past, question, re.IGNORECASE) is not None
+        return event_answer(self._series, top.doc, question, window, now, past, cfg)
 
     # ---- the question ---------------------------------------------------------------
     def _anchored(self, route: Route, question: str, now: datetime) -> Route:

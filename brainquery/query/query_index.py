@@ -52,7 +52,7 @@ GENERATION_KEY = "generation"       # counts publications: a reader reloads on a
 INDEX_FILE = "query_index.npz"
 LEGACY_FILES = ("query_index.pkl",)  # pickles of older versions: deleted, never read
 DIRTY = "dirty"
-_FORMAT = 5
+_FORMAT = 6
 # The metadata keys that name who a document's voice belongs to, most specific first:
 # near-duplicates from one voice (a monthly bill, a weekly newsletter) are one piece of
 # evidence, not many.
@@ -61,7 +61,8 @@ GROUP_KEYS = ("list_id", "invoice_vendor", "from", "pdf_author", "organizer")
 # (an invoice's item list and the like stay in Chroma).
 DOC_FIELDS = ("doc_id", "source", "message_id", "title", "doc_type", "source_date", "source_epoch",
               "date_source", "attachment", "parent_id", "status", "rrule", "tzid", "exdates",
-              "event_end", "all_day", "from", "organizer", "invoice_vendor")
+              "event_end", "all_day", "from", "organizer", "invoice_vendor", "uid", "recurrence_id",
+              "rdates", "location")
 # Recurring events are expanded this far from their first occurrence.
 OCCURRENCE_HORIZON_DAYS = 3660
 
@@ -329,16 +330,23 @@ def _address(value: str) -> str:
 
 def _occurrences(docs: list[dict[str, Any]], doc_epoch: np.ndarray, config: Config
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Every occurrence of every calendar event as (document row, start, end) seconds."""
+    """Every occurrence of every calendar event as (document row, start, end) seconds. An
+    occurrence an override (RECURRENCE-ID) moved or cancelled belongs to the override."""
     rows, starts, ends = [], [], []
+    overridden: dict[str, list[Any]] = {}
+    for doc in docs:
+        if doc.get("doc_type") == "calendar_event" and doc.get("uid") and doc.get("recurrence_id"):
+            slot = _parse_iso(doc["recurrence_id"])
+            if slot is not None:
+                overridden.setdefault(str(doc["uid"]), []).append(slot)
     for row, doc in enumerate(docs):
         if doc.get("doc_type") != "calendar_event" or np.isnan(doc_epoch[row]):
             continue
         start = datetime.fromtimestamp(doc_epoch[row], tz=timezone.utc)
         duration = _duration(doc, start)
         occurrences = [start]
-        if doc.get("rrule"):
-            occurrences = _expand(doc, start, config) or [start]
+        if doc.get("rrule") or doc.get("rdates"):
+            occurrences = _expand(doc, start, config, overridden.get(str(doc.get("uid")), [])) or [start]
         for occ in occurrences:
             rows.append(row)
             starts.append(occ.timestamp())
@@ -356,7 +364,7 @@ def _duration(doc: dict[str, Any], start: datetime) -> timedelta:
     return end - start
 
 
-def _expand(doc: dict[str, Any], start: datetime, config: Config) -> list[datetime]:
+def _expand(doc: dict[str, Any], start: datetime, config: Config, overridden: list[Any]) -> list[datetime]:
     from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
     try:
@@ -365,10 +373,12 @@ def _expand(doc: dict[str, Any], start: datetime, config: Config) -> list[dateti
         zone = timezone.utc
     local_start = start.astimezone(zone)
     exdates = [d for d in (_parse_iso(x) for x in str(doc.get("exdates") or "").split(",")) if d]
+    rdates = [d for d in (_parse_iso(x) for x in str(doc.get("rdates") or "").split(",")) if d]
     half = OCCURRENCE_HORIZON_DAYS // 2
     try:
-        return expand_occurrences(local_start, str(doc["rrule"]), local_start + timedelta(days=half),
-                                  half, config.ingest.calendar.max_occurrences * 4, exdates)
+        return expand_occurrences(local_start, str(doc.get("rrule") or ""), local_start + timedelta(days=half),
+                                  half, config.ingest.calendar.max_occurrences * 4,
+                                  exdates + overridden, rdates)
     except ValueError:
         return []
 

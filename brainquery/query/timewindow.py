@@ -345,6 +345,17 @@ def _r_day_of_month(m: re.Match, ctx: _Ctx) -> _Found | None:
     return _day(min(candidates, key=lambda d: (abs((d - ctx.today).days), d < ctx.today)), ctx.today)
 
 
+def _week_of(day: Callable[[re.Match, _Ctx], "_Found | None"]) -> Callable[[re.Match, _Ctx], "_Found | None"]:
+    """"The week of <a day>": the Monday-based calendar week holding that day."""
+    def resolve(m: re.Match, ctx: _Ctx) -> _Found | None:
+        found = day(m, ctx)
+        if found is None:
+            return None
+        monday = _monday(found[0])
+        return _span(monday, monday + timedelta(days=7), ctx.today)
+    return resolve
+
+
 def _r_month_year(m: re.Match, ctx: _Ctx) -> _Found:
     return _span(*_month(int(m["y"]), _MONTHS[m["mo"]]), ctx.today)
 
@@ -491,6 +502,13 @@ _RULES: tuple[tuple[re.Pattern, _Resolver], ...] = tuple((re.compile(p), f) for 
      _r_day_of_month),
     ((rf"\b(?:the\s+)?(?P<d>\d{{1,2}}){_ORD}\s+(?:of\s+)?(?P<mo>{_MO})\b"
       rf"(?:,?\s+(?P<y>{_YEAR})\b)?"), _r_month_day),
+    # "the week of December 1", "week of 12/1": longer than the day, so it wins.
+    ((rf"\bweek\s+of\s+(?:(?:{_WD}),?\s+)?(?P<mo>{_MO})\.?\s+(?P<d>\d{{1,2}}){_ORD}\b"
+      rf"(?:,?\s+(?P<y>{_YEAR})\b)?"), _week_of(_r_month_day)),
+    ((rf"\bweek\s+of\s+(?:the\s+)?(?P<d>\d{{1,2}}){_ORD}\s+(?:of\s+)?(?P<mo>{_MO})\b"
+      rf"(?:,?\s+(?P<y>{_YEAR})\b)?"), _week_of(_r_month_day)),
+    (r"\bweek\s+of\s+(?P<m>\d{1,2})/(?P<d>\d{1,2})(?:/(?P<y>\d{4}|\d{2}))?(?![\d/])",
+     _week_of(_r_numeric)),
     (rf"\b(?P<mo>{_MO})\.?,?\s+(?:of\s+)?(?P<y>{_YEAR})\b", _r_month_year),
     (rf"\b(?:the\s+)?(?P<se>{_SE})\s+(?:of\s+)?(?P<y>{_YEAR})\b", _r_season_year),
     (rf"\b(?:(?P<mod>last|this|next)\s+)?(?P<mo>{_MO})\b(?!\.?\s*\d)", _r_month),
