@@ -252,6 +252,7 @@ class EventsSection:
     kinds: tuple[str, ...]               # answer kinds ([answer] kinds) an occurrence answers
     yes_no: str                          # a question answered yes or no first
     past: str                            # a question about the last occurrence, not the next
+    final: str                           # ... about the final one of a series that ends
     fields: tuple[tuple[str, str], ...]  # question cue -> the event field that answers it
     horizon_days: int                    # how far to look for the next (or last) occurrence
     margin_days: int                     # expanded beyond the days asked, for multi-day events
@@ -265,7 +266,7 @@ class EventsSection:
     day_format_24h: str
 
     def __post_init__(self) -> None:
-        patterns = [("yes_no", self.yes_no), ("past", self.past)] + [
+        patterns = [("yes_no", self.yes_no), ("past", self.past), ("final", self.final)] + [
             (f"fields.{name}", pattern) for name, pattern in self.fields]
         for key, pattern in patterns:
             try:

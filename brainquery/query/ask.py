@@ -286,8 +286,9 @@ class Asker:
         not_yet = self._written_at > now.timestamp() + scoring.future_tolerance_days * 86400.0
         hybrid[not_yet] = -np.inf
         window_words = self._window_words(route.window, self.analyzer.words)
+        subject = set() if route.window is None else set(self.analyzer.tokens(route.window.subject))
         topic = TopicTerms.of(question, self.analyzer, index.bm25,
-                              self._question_words | window_words, self._type_hints)
+                              self._question_words | window_words, self._type_hints, subject)
         if not topic.terms and window_words:
             # "where are we doing thanksgiving": the window is all the question is about.
             topic = TopicTerms.of(question, self.analyzer, index.bm25, self._question_words,

@@ -30,11 +30,16 @@ class TopicTerms:
     # Topic term -> document type codes it names ("calendar", "receipt"): a document of
     # that type mentions it by being one.
     type_terms: dict[int, np.ndarray] = dataclasses.field(default_factory=dict)
+    # Topic terms that also named the time window (a holiday: "for Christmas"): a calendar
+    # event taking place in the window mentions them by taking place then.
+    window_terms: tuple[int, ...] = ()
 
     @classmethod
     def of(cls, question: str, analyzer: Analyzer, bm25: SparseBM25,
-           ignore: set[str], type_hints: dict[str, np.ndarray] | None = None) -> "TopicTerms":
-        """`ignore`: stemmed words that are not topic words (question words, the window's)."""
+           ignore: set[str], type_hints: dict[str, np.ndarray] | None = None,
+           window_subject: set[str] = frozenset()) -> "TopicTerms":
+        """`ignore`: stemmed words that are not topic words (question words, the window's);
+        `window_subject`: the stemmed words of the window that are also its subject."""
         terms = analyzer.query_terms(question)
         base = [t for t in dict.fromkeys(t for t, w in terms if w >= 1.0) if t not in ignore]
         own_alternatives = {t: analyzer.synonyms(t) for t in base}
@@ -75,7 +80,8 @@ class TopicTerms:
         hints = type_hints or {}
         type_terms = {j: hints[t] for j, t in enumerate(base) if t in hints}
         return cls(tuple(base), np.maximum(weights, 0.0), columns, membership,
-                   phrases=tuple(phrases), type_terms=type_terms)
+                   phrases=tuple(phrases), type_terms=type_terms,
+                   window_terms=tuple(j for j, t in enumerate(base) if t in window_subject))
 
     def only_type_terms(self) -> bool:
         """Every topic word names a kind of document ("calendar"), or there are none."""
@@ -87,9 +93,11 @@ class TopicTerms:
             return np.zeros(0, dtype=np.int64)
         return np.unique(np.concatenate(list(self.type_terms.values())))
 
-    def of_chunks(self, bm25: SparseBM25, rows: np.ndarray, types: np.ndarray | None = None) -> np.ndarray:
+    def of_chunks(self, bm25: SparseBM25, rows: np.ndarray, types: np.ndarray | None = None,
+                  in_window: np.ndarray | None = None) -> np.ndarray:
         """Coverage in [0, 1] of each chunk row (0 for a question with no topic words);
-        `types`: the document type code of each row."""
+        `types`: the document type code of each row; `in_window`: is it the chunk of an
+        event taking place in the question's window."""
         total = self.weights.sum()
         if not self.terms or total <= 0:
             return np.zeros(len(rows))
@@ -105,4 +113,6 @@ class TopicTerms:
         if types is not None:
             for j, codes in self.type_terms.items():
                 found[:, j] |= np.isin(types, codes)
+        if in_window is not None and self.window_terms:
+            found[:, list(self.window_terms)] |= np.asarray(in_window, dtype=bool)[:, None]
         return found.astype(np.float64) @ self.weights / total

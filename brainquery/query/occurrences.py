@@ -194,6 +194,12 @@ class Series:
                 str(doc["source_date"])).tzinfo or timezone.utc
         return home
 
+    def ends(self, doc: int) -> bool:
+        """Does the series have a last occurrence (UNTIL or COUNT; no rule at all)?"""
+        rules = [str(self.docs[row].get("rrule") or "") for row in self.rows(doc)]
+        return all(not rule or re.search(r"\b(?:UNTIL|COUNT)=", rule, re.IGNORECASE)
+                   for rule in rules if rule) and any(rules)
+
     def describe(self, doc: int, home: tzinfo) -> str:
         """The series' rule in words ("Tuesdays 16:30–17:15"), or "" for a single event."""
         for row in self.rows(doc):
@@ -241,6 +247,10 @@ def event_answer(series: Series, doc: int, question: str, window_days: tuple[dat
             return None
         return EventAnswer("occurrence", f"{yes}{title}: {_occurrence_words(held[-1], now, cfg)}", [held[-1]])
     ahead = series.occurrences(doc, today, today + horizon, home)
+    if re.search(cfg.final, question, re.IGNORECASE) and series.ends(doc):
+        held = [o for o in ahead if o.status != CANCELLED]
+        if held:
+            return EventAnswer("occurrence", f"{yes}{title}: {_occurrence_words(held[-1], now, cfg)}", [held[-1]])
     upcoming = _next(ahead, now, today)
     if upcoming is None:
         # The series is over (or never had a date ahead): say when it last happened.

@@ -166,7 +166,8 @@ class CoverageScorer:
 
     def score(self, query: Query, cands: Candidates) -> np.ndarray:
         index = self.index
-        return query.topic.of_chunks(index.bm25, cands.rows, index.doc_type[index.chunk_doc[cands.rows]])
+        return query.topic.of_chunks(index.bm25, cands.rows, index.doc_type[index.chunk_doc[cands.rows]],
+                                     np.isin(cands.rows, cands.in_window))
 
 
 class AnswerTypeScorer:
@@ -178,12 +179,18 @@ class AnswerTypeScorer:
         self.index = index
         self.miss = config.scoring.kind_miss_factor
         self.dated_kinds = set(config.answer.dated_kinds)
+        self.event_kinds = set(config.events.kinds)
+        self.event_code = index.type_names.index("calendar_event") if "calendar_event" in index.type_names else -1
 
     def score(self, query: Query, cands: Candidates) -> np.ndarray:
         kind, candidates = query.kind, cands.rows
         if kind is None or kind not in self.index.kind_names:
             return np.ones(len(candidates))
         has = self.index.states(kind, candidates)
+        # A calendar event holds its time in its fields: "when" and "what time" of an
+        # all-day event are its day.
+        has = has | ((self.index.doc_type[self.index.chunk_doc[candidates]] == self.event_code)
+                     & (kind in self.event_kinds))
         if kind in self.dated_kinds:
             # "When did she send the photo?": a dated document answers by its date.
             has = has | ~np.isnan(self.index.doc_epoch[self.index.chunk_doc[candidates]])
