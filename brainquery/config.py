@@ -100,6 +100,8 @@ class EvaluationSection:
     heldout_p_at_1: float
     heldout_r_at_3: float
     heldout_routing: float
+    calendar_dev_right: float
+    calendar_heldout_right: float
 
 
 @dataclasses.dataclass(frozen=True)

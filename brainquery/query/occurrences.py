@@ -215,8 +215,13 @@ def event_answer(series: Series, doc: int, question: str, window_days: tuple[dat
     """The answer a calendar event gives to the question, or None when it asks something
     the event's occurrences do not answer (the caller falls back to its sentences)."""
     field = _field_asked(question, cfg)
-    if field is not None and window_days is None:
+    if field is not None:
         value = str(series.docs[doc].get(field) or "")
+        if window_days is not None and field == "location":
+            # "Where is book club this month?": the occurrence's own place (an override
+            # may have moved it).
+            held = [o for o in series.occurrences(doc, *window_days, now.tzinfo) if o.here(*window_days)]
+            value = next((o.location for o in held if o.location), value)
         return EventAnswer(field, value, []) if value else None
     yes = "Yes — " if re.search(cfg.yes_no, question, re.IGNORECASE) else ""
     home = now.tzinfo

@@ -1,0 +1,116 @@
+"""Calendar questions are answered from the series' occurrences: the window the question
+names (or the next one), cancellations and moves included, yes or no first."""
+from __future__ import annotations
+
+import textwrap
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+from brainquery.brain import Brain
+from brainquery.config import load_config
+from brainquery.query.event_eval import evaluate_events, format_outcomes, load_event_questions
+
+REPO = Path(__file__).resolve().parent.parent
+NOW = datetime(2026, 11, 20, 12, tzinfo=timezone.utc)
+
+PIANO = textwrap.dedent("""\
+    BEGIN:VCALENDAR
+    VERSION:2.0
+    PRODID:-//test//EN
+    BEGIN:VEVENT
+    UID:piano-harper@example.com
+    DTSTAMP:20260801T120000Z
+    DTSTART;TZID=America/Chicago:20260908T163000
+    DTEND;TZID=America/Chicago:20260908T171500
+    RRULE:FREQ=WEEKLY;BYDAY=TU;UNTIL=20270601T000000Z
+    EXDATE;TZID=America/Chicago:20261124T163000
+    EXDATE;TZID=America/Chicago:20261222T163000
+    SUMMARY:Harper's piano lesson
+    LOCATION:Okafor Music Studio, 41 Elm St
+    END:VEVENT
+    BEGIN:VEVENT
+    UID:piano-harper@example.com
+    DTSTAMP:20261110T120000Z
+    RECURRENCE-ID;TZID=America/Chicago:20261201T163000
+    DTSTART;TZID=America/Chicago:20261203T170000
+    DTEND;TZID=America/Chicago:20261203T174500
+    SUMMARY:Harper's piano lesson
+    LOCATION:Okafor Music Studio, 41 Elm St
+    END:VEVENT
+    END:VCALENDAR
+    """)
+
+
+def noon(day: str) -> datetime:
+    return datetime.strptime(day, "%Y-%m-%d").replace(hour=12, tzinfo=timezone.utc)
+
+
+@pytest.fixture(scope="module")
+def piano_brain(tmp_path_factory) -> Brain:
+    root = tmp_path_factory.mktemp("piano")
+    files = root / "files"
+    files.mkdir()
+    (files / "piano.ics").write_text(PIANO.replace("\n", "\r\n"), encoding="utf-8")
+    (files / "vet.eml").write_text(
+        "From: Riverside Animal Clinic <front@riversideanimal.example>\nTo: Sam <sam@example.com>\n"
+        "Subject: Maggie's checkup\nDate: Wed, 14 Oct 2026 10:00:00 -0500\n\n"
+        "Thanks for bringing Maggie (our favourite tabby cat) in on October 13 for her annual "
+        "checkup. She got her rabies booster.\n", encoding="utf-8")
+    brain = Brain(root / "store")
+    brain.ingest([files], now=NOW)
+    return brain
+
+
+def test_a_cancelled_occurrence_is_a_no_with_the_next_one(piano_brain):
+    result = piano_brain.ask("Is there a piano lesson on November 24?", now=NOW)
+    assert result.answer_kind == "no_occurrence"
+    assert result.answer.startswith("No")
+    statuses = [(o["start"][:10], o["status"]) for o in result.occurrences]
+    assert ("2026-11-24", "cancelled") in statuses
+    # The next one is 1 December's lesson, moved to Thursday 3 December at 17:00.
+    moved = [o for o in result.occurrences if o["status"] == "moved"]
+    assert moved and moved[0]["start"].startswith("2026-12-03T17:00")
+    assert moved[0]["moved_from"].startswith("2026-12-01")
+
+
+def test_what_time_gives_the_rule_and_the_next_occurrence(piano_brain):
+    result = piano_brain.ask("What time is Harper's piano lesson?", now=NOW)
+    assert result.answer_kind == "occurrence"
+    assert "Tuesdays 4:30 PM–5:15 PM" in result.answer
+    assert "cancelled" in result.answer and "moved from" in result.answer
+    # One plan, not rival values: the override's 17:00 does not conflict with the series.
+    assert result.conflicts == []
+
+
+def test_a_week_window_finds_the_moved_occurrence(piano_brain):
+    result = piano_brain.ask("When is Harper's piano lesson the week of December 1?", now=NOW)
+    assert result.answer_kind == "occurrence"
+    assert [o["start"][:16] for o in result.occurrences] == ["2026-12-03T17:00"]
+    assert "December 3, 2026" in result.answer and "moved from" in result.answer
+
+
+def test_where_is_answered_by_the_location(piano_brain):
+    result = piano_brain.ask("Where is the piano studio?", now=NOW)
+    assert result.answer == "Okafor Music Studio, 41 Elm St"
+    assert result.answer_kind == "location"
+
+
+def test_a_question_not_about_an_event_is_answered_as_before(piano_brain):
+    result = piano_brain.ask("What did Maggie get at the checkup?", now=NOW)
+    assert result.answer_kind not in ("occurrence", "no_occurrence")
+    assert result.occurrences == []
+
+
+@pytest.mark.parametrize("name, floor_key", [("dev", "calendar_dev_right"),
+                                             ("heldout", "calendar_heldout_right")])
+def test_calendar_question_sets(name, floor_key, tmp_path):
+    folder = REPO / "fixtures" / "calendar16" / name
+    questions = load_event_questions(folder / "questions.jsonl")
+    brain = Brain(tmp_path / "store")
+    brain.ingest([folder / "files"], now=noon(max(q.now for q in questions)))
+    outcomes = evaluate_events(lambda q, now: brain.ask(q, now=now).to_dict(), questions, noon)
+    right = sum(o.ok for o in outcomes) / len(outcomes)
+    floor = getattr(load_config().evaluation, floor_key)
+    assert right >= floor, format_outcomes(name, outcomes, failures=(name == "dev"))
