@@ -266,6 +266,8 @@ class EventsSection:
     default_clock: str                   # a zone without a name (UTC, a fixed offset)
     day_format_12h: str                  # strftime, with {day} for the unpadded day of the month
     day_format_24h: str
+    date_format_12h: str                 # a date answer ("when did..."), without the weekday
+    date_format_24h: str
 
     def __post_init__(self) -> None:
         patterns = [("yes_no", self.yes_no), ("past", self.past), ("final", self.final)] + [

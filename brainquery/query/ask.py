@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any, Callable
 
 import numpy as np
@@ -21,8 +21,9 @@ from .coverage import TopicTerms
 from ingest.calendar import FIELD_LINES
 
 from .decay import staleness
-from .occurrences import Series, event_answer
+from .occurrences import Series, day_words, event_answer
 from .query_index import QueryIndex
+from .relative_dates import resolve as resolve_relative
 from .rank import Ranked, Ranker
 from .router import PATTERNS, Route, load_router
 from .scorers import Query
@@ -193,10 +194,19 @@ class Asker:
         top = ranked[0]
         extract = self._extract(top.doc, kind, term_weights)
         dated = not np.isnan(self.index.doc_epoch[top.doc])
+        relative = None
         if kind in self.config.answer.dated_kinds and extract.value is None and dated:
+            # "I went to the support group yesterday", written on 8 May: 7 May.
+            written = datetime.fromisoformat(str(self.index.docs[top.doc].get("source_date")))
+            relative = resolve_relative(extract.text, written)
+        if relative is not None:
+            extract = dataclasses.replace(extract, value=relative.start.isoformat(),
+                                          shown=relative.words(self.config.events))
+        elif kind in self.config.answer.dated_kinds and extract.value is None and dated:
             # No date in the words: the document's own date is the answer to "when".
             day = str(self.index.docs[top.doc].get("source_date", ""))[:10]
-            extract = dataclasses.replace(extract, text=f"{extract.text} ({day})".strip(), value=day, shown=day)
+            shown = day_words(date.fromisoformat(day), self.config.events)
+            extract = dataclasses.replace(extract, text=f"{extract.text} ({shown})".strip(), value=day, shown=shown)
         conflicts = self._conflicts(ranked, extract, kind, term_weights)
         message, staleness = self._message(route, top, query.now)
         level = _level(message, staleness)
@@ -211,7 +221,7 @@ class Asker:
                * (1.0 - cfg.freshness_weight * staleness))
         confidence = (float(np.interp(raw, cfg.calibration_raw, cfg.calibration_right))
                       if cfg.calibration_raw else raw)
-        value_answer = kind in self.config.answer.value_answers and bool(extract.shown)
+        value_answer = (kind in self.config.answer.value_answers or relative is not None) and bool(extract.shown)
         meta = self.index.docs[top.doc]
         evidence = {"text": extract.text, "source": str(meta.get("source", "")),
                     "title": str(meta.get("title", "")), "doc_type": str(meta.get("doc_type", "")),
@@ -226,9 +236,11 @@ class Asker:
             if conflicts:
                 message = f"{message}. {_conflict_summary(conflicts)}"
             # The event's own description may say more than its fields ("doors open 6:00 pm").
-            said = [line for line in answers.split_sentences(extract.text)
-                    if not line.startswith(FIELD_LINES) and line != str(meta.get("title", ""))]
-            text = f"{event.text} — {' '.join(said)}" if said and event.kind in ("occurrence", "no_occurrence") else event.text
+            # (An event's lines are stored joined by "; ".)
+            said = [line for line in re.split(r";\s+", extract.text)
+                    if line and not line.startswith(FIELD_LINES) and line != str(meta.get("title", ""))]
+            timed = event.kind in ("occurrence", "no_occurrence")
+            text = f"{event.text} — {'; '.join(said)}" if said and timed else event.text
             return AskResult(answer=text, confidence=round(float(confidence), 4), message=message,
                              conflicts=conflicts, coverage=round(top_cover, 4), level=level,
                              answer_kind=event.kind, evidence=evidence,

@@ -316,6 +316,13 @@ def _twelve_hour(value: date | datetime, cfg: EventsSection) -> bool:
     return name.startswith(tuple(cfg.twelve_hour_zones))
 
 
+def day_words(value: date | datetime, cfg: EventsSection) -> str:
+    """A date answer ("May 7, 2023"), written the way its zone's region writes dates (a
+    bare date: the default), without the weekday an occurrence shows."""
+    form = cfg.date_format_12h if _twelve_hour(value, cfg) else cfg.date_format_24h
+    return value.strftime(form.replace("{day}", str(value.day)))
+
+
 def _day(value: date | datetime, cfg: EventsSection) -> str:
     form = cfg.day_format_12h if _twelve_hour(value, cfg) else cfg.day_format_24h
     return value.strftime(form.replace("{day}", str(value.day)))
