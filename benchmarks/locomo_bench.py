@@ -159,6 +159,8 @@ class Outcome:
     bm25: list[int]
     answer: str | None
     f1: float
+    question: str = ""
+    gold_answer: str = ""
 
     def hit(self, ranking: list[int], k: int) -> bool:
         return bool(self.gold & set(ranking[:k]))
@@ -197,7 +199,8 @@ def run_conversation(conv: Conversation, workdir: Path) -> list[Outcome]:
         ours = [s for s in (session_of(r["source"]) for r in result["results"]) if s is not None]
         f1 = answer_f1(result["answer"], qa.get("answer", ""), category) if category != 5 else 0.0
         outcomes.append(Outcome(category, gold, ours, baseline.rank(qa["question"]),
-                                result["answer"], f1))
+                                result["answer"], f1, qa["question"],
+                                str(qa.get("answer", qa.get("adversarial_answer", "")))))
     return outcomes
 
 
@@ -264,7 +267,8 @@ def main(argv: list[str] | None = None) -> int:
             with open(args.json, "w", encoding="utf-8") as fh:
                 for o in everything:
                     fh.write(json.dumps({"category": o.category, "gold": sorted(o.gold), "ours": o.ours,
-                                         "bm25": o.bm25[:K], "answer": o.answer, "f1": o.f1}) + "\n")
+                                         "bm25": o.bm25[:K], "answer": o.answer, "f1": o.f1,
+                                         "question": o.question, "gold_answer": o.gold_answer}) + "\n")
     finally:
         if args.workdir is None:
             shutil.rmtree(workdir, ignore_errors=True)

@@ -224,6 +224,8 @@ class AnswerSection:
     context_weight: float
     question_word_weight: float
     second_sentence_share: float
+    question_sentence_factor: float
+    speaker_min_cover: float
     kinds: tuple[tuple[str, str], ...]
     spans: tuple[tuple[str, str], ...]
     value_label_bonus: float

@@ -4,6 +4,7 @@ question's words are there at all (coverage: the basis of "I don't know")."""
 from __future__ import annotations
 
 import dataclasses
+import collections
 import re
 from datetime import datetime
 from functools import lru_cache
@@ -16,6 +17,9 @@ from ..config import AnswerSection
 # A full stop after a title or an initial ends no sentence: "Dr. Hannah Brooks", "J. Smith".
 _NOT_AN_END = "".join(rf"(?<!\b{re.escape(word)})" for word in (
     "Dr.", "Mr.", "Mrs.", "Ms.", "Mx.", "St.", "Jr.", "Sr.", "Prof.", "Mt.", "Rev.", "Hr.", "Fr.", "Nr.", "No."))
+_MIN_TURNS, _MIN_VOICES = 2, 2     # what makes lines opening "Name:" a conversation
+# A transcript line: a name (one to three capitalised words) and a colon ("Caroline: ...").
+_SPEAKER = re.compile(r"^[ \t]*([A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*){0,2}):[ \t]", re.MULTILINE)
 _SENTENCE_END = re.compile(_NOT_AN_END + r"(?<!\b[A-Z]\.)(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])"
                            r"|\n\s*\n|\n(?=\s*[-*•]\s)|\n(?=[A-Z][\w /&-]{0,40}:)")
 _SPACE = re.compile(r"\s+")
@@ -50,16 +54,34 @@ def expected_kind(question: str, cfg: AnswerSection) -> str | None:
 
 def split_sentences(text: str) -> list[str]:
     """Sentences, list items and 'Label: value' lines, whitespace collapsed."""
-    pieces = []
+    return [s for s, _ in split_with_speakers(text)]
+
+
+def split_with_speakers(text: str) -> list[tuple[str, str | None]]:
+    """Sentences with who says them: a transcript's line "Caroline: ..." is Caroline's,
+    every sentence of it; elsewhere None."""
+    out = []
     for block in text.split("\n"):
-        pieces.extend(_SENTENCE_END.split(block))
-    out = [_SPACE.sub(" ", p).strip() for p in pieces]
-    return [p for p in out if len(p) > 1]
+        match = _SPEAKER.match(block)
+        speaker = match.group(1).casefold() if match else None
+        for piece in _SENTENCE_END.split(block):
+            piece = _SPACE.sub(" ", piece).strip()
+            if len(piece) > 1:
+                out.append((piece, speaker))
+    return out
+
+
+def speakers(text: str) -> set[str]:
+    """Who speaks in a transcript (casefolded), empty for anything else: a transcript has
+    at least two voices, each opening several lines ("Location: ..." once is a label)."""
+    counts = collections.Counter(m.group(1).casefold() for m in _SPEAKER.finditer(text))
+    voices = {name for name, n in counts.items() if n >= _MIN_TURNS}
+    return voices if len(voices) >= _MIN_VOICES else set()
 
 
 def extract(text: str, kind: str | None, term_weights: dict[str, float],
             tokenize: Callable[[Sequence[str]], list[list[str]]], cfg: AnswerSection,
-            title: str = "") -> Extract:
+            title: str = "", people: frozenset[str] = frozenset()) -> Extract:
     """The best `max_sentences` sentences of `text` for the question, in document order.
 
     A sentence scores by the question's words it holds (IDF-weighted, normalised by the
@@ -68,9 +90,14 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
     plus `kind_bonus` when it holds a span of the kind the question wants. Headers that
     only repeat the title, and quoted reply lines, are never the answer.
     """
-    every = split_sentences(strip_quoted(text))
+    every = split_with_speakers(strip_quoted(text))
     # A one-line note is its own title: then the title line is the answer.
-    sentences = [s for s in every if not _is_header(s, title)] or every
+    pairs = [p for p in every if not _is_header(p[0], title)] or every
+    if people:
+        # Asked about someone who speaks here: the answer is in their own words, never in
+        # what another speaker says of themselves (or says to them: "Hey Melanie!").
+        pairs = [(s, who) for s, who in pairs if who is None or who in people]
+    sentences = [s for s, _ in pairs]
     if not sentences:
         return Extract("", None, 0.0)
     kinds, spans = _compiled(cfg)
@@ -78,6 +105,13 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
     cue = dict(kinds).get(kind) if kind else None
     token_sets = [set(t) for t in tokenize(sentences)]
     overlap = _term_weight(token_sets, term_weights)
+    if people and overlap.max() < cfg.speaker_min_cover * sum(term_weights.values()):
+        # Nothing the person asked about says holds enough of the question's words: what
+        # they said is not the answer (the question may be about someone else's story).
+        return Extract("", None, 0.0)
+    # A question in the text restates the question's words but does not answer it ("What
+    # motivated you to pursue counseling?" is asked before the answer).
+    overlap = overlap * np.where([s.rstrip().endswith("?") for s in sentences], cfg.question_sentence_factor, 1.0)
     if overlap.max() > 0:
         overlap = overlap / overlap.max()
     context = np.zeros_like(overlap)

@@ -30,6 +30,7 @@ from .scorers import Query
 from ..textproc import Analyzer
 from .timewindow import TimeWindow
 
+_NAME = re.compile(r"\b([A-Z][a-z]+)(?:['’]s)?\b")
 IDK = "I don't know — nothing in your documents answers this"
 
 
@@ -149,6 +150,7 @@ class Asker:
         self._type_hints = {stem: np.asarray(c) for stem, c in hints.items()}
         self._event_code = codes.get("calendar_event", -1)
         self._series = Series(index.docs, index.doc_epoch, config.events)
+        self._named: set[str] = set()
         words = self.config.confidence.question_words
         self._question_words = set(self.analyzer.tokens(" ".join(words))) | set(words)
         # When each chunk's document was written (events: never "not yet"), per chunk.
@@ -162,6 +164,8 @@ class Asker:
         check_question(question, k, self.config.scoring.max_question_chars)
         k = k or self.config.scoring.default_k
         self._extracts = {}
+        # Capitalised words of the question that may name a person ("Melanie's", "Caroline").
+        self._named = {w.casefold() for w in _NAME.findall(question)}
         route = self._anchored(self.router.route(question, now, pattern), question, now)
         query = self._prepare(question, route, now)
         # Conflicts, supersession and the confidence margin look past the k shown.
@@ -191,8 +195,19 @@ class Asker:
                              coverage=round(top_cover, 4), level="unknown", **base)
 
         kind = query.kind
+        # The first of the leading documents whose words answer (in a transcript, one where
+        # the person asked about says something about it).
+        lead = next((r for r in ranked[:self.config.scoring.halt_top_k]
+                     if self._extract(r.doc, kind, term_weights).text), ranked[0])
+        if lead is not ranked[0]:
+            ranked = [lead] + [r for r in ranked if r is not lead]
         top = ranked[0]
         extract = self._extract(top.doc, kind, term_weights)
+        if not extract.text:
+            # The best document holds nothing said by or about the person asked about
+            # (another speaker's words on the subject): nothing answers.
+            return AskResult(answer=None, confidence=0.0, message=IDK, conflicts=[],
+                             coverage=round(top_cover, 4), level="unknown", **base)
         dated = not np.isnan(self.index.doc_epoch[top.doc])
         relative = None
         if kind in self.config.answer.dated_kinds and extract.value is None and dated:
@@ -387,9 +402,16 @@ class Asker:
         if meta.get("doc_type") == "calendar_event":
             # An event is a record: what, when, where, note. Its whole text is the extract.
             return answers.whole(self._doc_text(doc), kind, self.config.answer)
-        return answers.extract(self._doc_text(doc, with_title=False), kind, self._idf_weighted(term_weights),
+        text = self._doc_text(doc, with_title=False)
+        # The people the question names who speak in this document (a chat transcript).
+        people = frozenset(self._named & answers.speakers(text)) if self._named else frozenset()
+        if people:
+            # Their names are who is asked about; the rest of the question is what.
+            names = set(self.analyzer.tokens(" ".join(people)))
+            term_weights = {t: w for t, w in term_weights.items() if t not in names}
+        return answers.extract(text, kind, self._idf_weighted(term_weights),
                                self.analyzer.tokens_many, self.config.answer,
-                               title=str(self.index.docs[doc].get("title", "")))
+                               title=str(self.index.docs[doc].get("title", "")), people=people)
 
     def _idf_weighted(self, term_weights: dict[str, float]) -> dict[str, float]:
         bm25 = self.index.bm25
