@@ -2,7 +2,7 @@
 
     python benchmarks/calendar_bench.py [--set dev|heldout|all] [--failures]
 
-Each set (fixtures/calendar16/<set>/) is ingested into a store of its own; every question
+Each set (fixtures/calendar16/<set>/: dev and dev2 to tune on, heldout) is ingested into a store of its own; every question
 is asked at noon UTC of its `now` day, as `brainquery ask --now` does. Tune on `dev` only;
 `heldout` was written before any tuning and is only reported.
 """
@@ -37,11 +37,11 @@ def run(name: str, workdir: Path):
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--set", choices=("dev", "heldout", "all"), default="all")
+    p.add_argument("--set", choices=("dev", "dev2", "heldout", "all"), default="all")
     p.add_argument("--failures", action="store_true", help="list every wrong answer")
     args = p.parse_args(argv)
     print(f"Brain Query calendar answers — commit {commit()}")
-    names = ("dev", "heldout") if args.set == "all" else (args.set,)
+    names = ("dev", "dev2", "heldout") if args.set == "all" else (args.set,)
     with tempfile.TemporaryDirectory(prefix="calendar-bench-") as tmp:
         for name in names:
             print(format_outcomes(name, run(name, Path(tmp)), failures=args.failures), flush=True)

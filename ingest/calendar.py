@@ -11,8 +11,11 @@ import re
 from datetime import date, datetime, timedelta, timezone, tzinfo
 from typing import Any, Iterable, Iterator
 
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
 import icalendar
 from dateutil import rrule as dateutil_rrule
+from icalendar.timezone.windows_to_olson import WINDOWS_TO_OLSON
 
 from .blob import Blob
 from .dates import make_aware
@@ -55,20 +58,22 @@ class CalendarIngestor:
             components = icalendar.Calendar.from_ical(_decode(blob.read()), multiple=True)
         except Exception as err:  # icalendar raises ValueError, KeyError, IndexError...
             raise IngestError(f"{blob.name}: not a readable calendar: {err}") from err
-        # walk() includes the component itself, so a bare VEVENT counts too.
-        events = [event for component in components for event in component.walk("VEVENT")]
+        # walk() includes the component itself, so a bare VEVENT counts too. A calendar's
+        # own zone (X-WR-TIMEZONE) is where its UTC times are meant to be read.
+        events = [(event, _zone_name(_text(component.get("X-WR-TIMEZONE"))))
+                  for component in components for event in component.walk("VEVENT")]
         if not events:
             raise IngestError(f"{blob.name}: not a readable calendar: it holds no events")
-        for index, event in enumerate(events):
+        for index, (event, calendar_zone) in enumerate(events):
             try:
-                yield event_document(blob, ctx, event, index)
+                yield event_document(blob, ctx, event, index, calendar_zone)
             except Exception as err:  # one odd event must not lose the rest of the file
                 log.warning("%s: event %d unreadable: %s", blob.name, index, err)
                 yield ItemFailure(source=f"{blob.source}#{index}", error=str(err),
                                   title=_text(event.get("SUMMARY")))
 
 
-def event_document(blob: Blob, ctx: Context, event: Any, index: int):
+def event_document(blob: Blob, ctx: Context, event: Any, index: int, calendar_zone: str = ""):
     start, all_day, floating = _when(event.get("DTSTART"), ctx)
     if not ctx.plausible(start):
         start = None
@@ -98,7 +103,8 @@ def event_document(blob: Blob, ctx: Context, event: Any, index: int):
         "rdates": ",".join(_iso(d) or "" for d in _dates(event, "RDATE")),
         "organizer": _organizer(event.get("ORGANIZER")),
         "sequence": _sequence(event.get("SEQUENCE")),
-        "tzid": _tzid(event.get("DTSTART")),
+        "tzid": _zone_name(_tzid(event.get("DTSTART"))),
+        "calendar_tz": calendar_zone,
     }
     return make_document(
         blob, ctx,
@@ -286,6 +292,19 @@ def _rrules(event: Any) -> list[str]:
 def _tzid(prop: Any) -> str:
     params = getattr(prop, "params", None)
     return str(params.get("TZID", "")) if params else ""
+
+
+def _zone_name(tzid: str) -> str:
+    """The IANA name of a TZID: Outlook writes Windows names ("Eastern Standard Time");
+    a name no zone database knows is kept as written."""
+    name = (tzid or "").strip().strip('"')
+    if not name:
+        return ""
+    try:
+        ZoneInfo(name)
+        return name
+    except (ZoneInfoNotFoundError, ValueError):
+        return WINDOWS_TO_OLSON.get(name, name)
 
 
 def _offset_zone(tzid: str) -> tzinfo | None:

@@ -9,6 +9,7 @@ day its calendar shows whatever zone `now` was given in.
 """
 from __future__ import annotations
 
+import collections
 import dataclasses
 import re
 from datetime import date, datetime, timedelta, timezone, tzinfo
@@ -75,9 +76,14 @@ class Series:
     def __init__(self, docs: list[dict[str, Any]], doc_epoch, cfg: EventsSection):
         self.docs, self.doc_epoch, self.cfg = docs, doc_epoch, cfg
         self._by_uid: dict[str, list[int]] = {}
+        zones: collections.Counter[str] = collections.Counter()
         for row, doc in enumerate(docs):
             if doc.get("doc_type") == "calendar_event" and doc.get("uid"):
                 self._by_uid.setdefault(str(doc["uid"]), []).append(row)
+            if doc.get("doc_type") == "calendar_event" and _valid_zone(doc.get("tzid")):
+                zones[str(doc["tzid"])] += 1
+        # The household's zone, as its calendars say: where an event given in UTC is read.
+        self.household_zone = ZoneInfo(zones.most_common(1)[0][0]) if zones else None
 
     def rows(self, doc: int) -> list[int]:
         uid = self.docs[doc].get("uid")
@@ -85,8 +91,9 @@ class Series:
 
     def occurrences(self, doc: int, first: date, stop: date, home: tzinfo) -> list[Occurrence]:
         """The series' occurrences (cancelled ones included) that lie in or were planned
-        for the days [first, stop), in time order. An event in UTC is shown in `home`,
-        the zone of the person asking; one with a TZID, or a floating one, in its own."""
+        for the days [first, stop), in time order. An event with a TZID, or a floating
+        one, is read in its own zone; one in UTC in its calendar's (X-WR-TIMEZONE), else
+        the household's (its calendars' most common zone), else `home`, the asker's."""
         rows = self.rows(doc)
         overrides = {}
         masters = []
@@ -184,15 +191,17 @@ class Series:
         """Where the event's wall-clock times are read: its TZID; a floating or all-day
         event's own stored zone (its written time); else (UTC) the asker's zone."""
         doc = self.docs[row]
-        if doc.get("tzid"):
-            try:
-                return ZoneInfo(str(doc["tzid"]))
-            except (ZoneInfoNotFoundError, ValueError):
-                pass
-        if doc.get("date_floating") or doc.get("all_day"):
-            return timezone.utc if not doc.get("source_date") else datetime.fromisoformat(
-                str(doc["source_date"])).tzinfo or timezone.utc
-        return home
+        stored = (datetime.fromisoformat(str(doc["source_date"])).tzinfo if doc.get("source_date")
+                  else None) or timezone.utc
+        if _valid_zone(doc.get("tzid")):
+            return ZoneInfo(str(doc["tzid"]))
+        if doc.get("tzid") or doc.get("date_floating") or doc.get("all_day"):
+            # A zone no database knows (its offset was read from the file), a floating or
+            # an all-day time: as the event wrote it.
+            return stored
+        if _valid_zone(doc.get("calendar_tz")):
+            return ZoneInfo(str(doc["calendar_tz"]))
+        return self.household_zone or home
 
     def ends(self, doc: int) -> bool:
         """Does the series have a last occurrence (UNTIL or COUNT; no rule at all)?"""
@@ -369,6 +378,16 @@ def _rule_words(rule: str, start: datetime) -> str:
                 return f"the {nth} {_WEEKDAY_NAMES[_BYDAY[m.group(2)]]} of the month"
         return f"monthly on day {parts.get('BYMONTHDAY', start.day)}"
     return {"DAILY": "daily", "YEARLY": "yearly"}.get(freq, "")
+
+
+def _valid_zone(name: Any) -> bool:
+    if not name:
+        return False
+    try:
+        ZoneInfo(str(name))
+        return True
+    except (ZoneInfoNotFoundError, ValueError):
+        return False
 
 
 def _key(value: datetime | date) -> Any:

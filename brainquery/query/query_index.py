@@ -52,7 +52,7 @@ GENERATION_KEY = "generation"       # counts publications: a reader reloads on a
 INDEX_FILE = "query_index.npz"
 LEGACY_FILES = ("query_index.pkl",)  # pickles of older versions: deleted, never read
 DIRTY = "dirty"
-_FORMAT = 6
+_FORMAT = 7
 # The metadata keys that name who a document's voice belongs to, most specific first:
 # near-duplicates from one voice (a monthly bill, a weekly newsletter) are one piece of
 # evidence, not many.
@@ -62,7 +62,7 @@ GROUP_KEYS = ("list_id", "invoice_vendor", "from", "pdf_author", "organizer")
 DOC_FIELDS = ("doc_id", "source", "message_id", "title", "doc_type", "source_date", "source_epoch",
               "date_source", "attachment", "parent_id", "status", "rrule", "tzid", "exdates",
               "event_end", "all_day", "from", "organizer", "invoice_vendor", "uid", "recurrence_id",
-              "rdates", "location")
+              "rdates", "location", "calendar_tz", "date_floating")
 # Recurring events are expanded this far from their first occurrence.
 OCCURRENCE_HORIZON_DAYS = 3660
 
