@@ -339,7 +339,8 @@ class Asker:
         question and score within `supersede_share` of the top compete."""
         cfg = self.config
         if (route.pattern not in cfg.answer.supersede_patterns or kind not in cfg.answer.value_kinds
-                or len(ranked) < 2):
+                or len(ranked) < 2 or route.window is not None):
+            # (A question that names its time, "the July bill", asks for that time's value.)
             return ranked
         top = ranked[0].score
         # A newer document supersedes only with evidence as complete as the top one's: a

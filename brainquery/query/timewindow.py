@@ -18,7 +18,9 @@ Readings chosen where English is ambiguous (all in the zone of `now`):
 - "last / this past <weekday>": the most recent one before today.
 - "this/next/last week", "...weekend": Monday-based calendar weeks; a weekend is its
   Saturday and Sunday.
-- A month without a year ("in March"): the coming one when it begins within the next
+- "N days/weeks from today", "in N days/weeks": that day.
+- "the week of <day>": the Monday-based week holding that day.
+- A month without a year ("in March", "the December meeting"): the coming one when it begins within the next
   three months ("in December" said in November), else the most recent one that has begun
   (this month if it is March). "since March" always looks back; "last March" is the most
   recent one that has ended, "next March" the first one that has not begun.
@@ -94,6 +96,7 @@ _NOT_DATE_AFTER = re.compile(r"\s*(?:-\s*)?(?:day|days|hour|hours|inch|inches|in
 _MONTH_PREPOSITION = re.compile(
     r"\b(?:in|during|since|from|of|until|till|through|by|before|after|early|late|mid|"
     r"around)\s+(?:the\s+)?(?:month\s+of\s+)?$")
+_THE = re.compile(r"\bthe\s+$")
 # "this may be", "next may need": the modal verb, not the month.
 _MAY_VERB = re.compile(r"\s+(?:be|have|need|i|we|you|not|also|still|get|take|want|go|come)\b")
 # A month named without a year is the coming one when it begins within this many months.
@@ -366,7 +369,9 @@ def _r_season_year(m: re.Match, ctx: _Ctx) -> _Found:
 
 def _r_month(m: re.Match, ctx: _Ctx) -> _Found | None:
     modifier = m["mod"] or ""
-    if not modifier and not _ending_at(_MONTH_PREPOSITION, ctx.text, m.start()):
+    # "the December meeting": a full month name used as an adjective names that month.
+    attributive = m["mo"] != "may" and len(m["mo"]) > 3 and _ending_at(_THE, ctx.text, m.start())
+    if not modifier and not attributive and not _ending_at(_MONTH_PREPOSITION, ctx.text, m.start()):
         return None
     if m["mo"] == "may" and _MAY_VERB.match(ctx.text, m.end()):
         return None
@@ -447,6 +452,13 @@ def _r_ago(m: re.Match, ctx: _Ctx) -> _Found:
         return _span(*_month(first.year, first.month), ctx.today)
     year = ctx.today.year - n
     return _span(date(year, 1, 1), date(year + 1, 1, 1), ctx.today)
+
+
+def _r_from_now_any(m: re.Match, ctx: _Ctx) -> _Found:
+    d = m.groupdict()
+    n, unit = (d["n"], d["unit"]) if d["n"] else (d["n2"], d["unit2"])
+    n_days = _count(n) * (7 if unit.startswith("week") else 1)
+    return _day(ctx.today + timedelta(days=n_days), ctx.today)
 
 
 def _holiday(day_in: Callable[[int], date]) -> Callable[[re.Match, _Ctx], _Found]:
@@ -532,4 +544,6 @@ _RULES: tuple[tuple[re.Pattern, _Resolver], ...] = tuple((re.compile(p), f) for 
        _holiday(day_in)) for name, day_in in _HOLIDAYS),
     # "a few years ago" is too vague to centre a period on: the router's cue covers it.
     (rf"\b(?P<n>{_EXACT})\s+(?P<unit>days?|weeks?|months?|years?)\s+ago\b", _r_ago),
+    ((rf"\b(?P<n>{_EXACT})\s+(?P<unit>days?|weeks?)\s+from\s+(?:today|now)\b|"
+      rf"\bin\s+(?P<n2>{_EXACT})\s+(?P<unit2>days?|weeks?)\b(?!\s+(?:ago|from))"), _r_from_now_any),
 ))
