@@ -184,10 +184,10 @@ def test_one_bad_event_is_a_failure_and_the_rest_carry_on(tmp_path, ctx, monkeyp
 
     real = calendar.event_document
 
-    def flaky(blob, ctx, event, index):
+    def flaky(blob, ctx, event, index, *rest):
         if str(event.get("SUMMARY")) == "Bad":
             raise ValueError("cannot read this event")
-        return real(blob, ctx, event, index)
+        return real(blob, ctx, event, index, *rest)
 
     monkeypatch.setattr(calendar, "event_document", flaky)
     items = ingest_text(tmp_path, ctx, ics("UID:1\nSUMMARY:Bad\nDTSTART:20240101T100000Z",
