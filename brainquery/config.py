@@ -101,6 +101,7 @@ class EvaluationSection:
     heldout_r_at_3: float
     heldout_routing: float
     calendar_dev_right: float
+    calendar_dev2_right: float
     calendar_heldout_right: float
 
 
@@ -254,6 +255,7 @@ class AnswerSection:
 class EventsSection:
     """Calendar answers from a series' occurrences (brainquery.query.occurrences)."""
     kinds: tuple[str, ...]               # answer kinds ([answer] kinds) an occurrence answers
+    line_kinds: tuple[str, ...]          # answer kinds one line of an event answers
     yes_no: str                          # a question answered yes or no first
     past: str                            # a question about the last occurrence, not the next
     final: str                           # ... about the final one of a series that ends

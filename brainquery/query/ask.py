@@ -400,8 +400,9 @@ class Asker:
 
     def _extract_uncached(self, doc: int, kind: str | None, term_weights: dict[str, float]) -> answers.Extract:
         meta = self.index.docs[doc]
-        if meta.get("doc_type") == "calendar_event":
-            # An event is a record: what, when, where, note. Its whole text is the extract.
+        if meta.get("doc_type") == "calendar_event" and kind not in self.config.events.line_kinds:
+            # An event is a record: what, when, where, note: its whole text is the extract,
+            # unless the question asks for a value one line of it holds (a number to call).
             return answers.whole(self._doc_text(doc), kind, self.config.answer)
         text = self._doc_text(doc, with_title=False)
         # The people the question names who speak in this document (a chat transcript).
