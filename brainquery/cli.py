@@ -67,6 +67,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ConfigError, StoreError, UsageError, QuestionError) as err:
         print(f"brainquery: {printable(str(err))}", file=sys.stderr)
         return EXIT_NOTHING_RAN
+    except BrokenPipeError:  # `brainquery ls | head`: the reader has all it wanted
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except OSError as err:
         if err.errno not in _DISK_ERRNOS:
             raise
@@ -74,9 +77,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         # the next run completes what this one started.
         print(f"brainquery: cannot write {err.filename or 'a file'}: {err.strerror}", file=sys.stderr)
         return EXIT_SOME_FAILED
-    except BrokenPipeError:  # `brainquery ls | head`: the reader has all it wanted
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
     except KeyboardInterrupt:
         print("brainquery: interrupted; the next ingest completes what was started",
               file=sys.stderr)
