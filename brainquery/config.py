@@ -261,7 +261,6 @@ class EventsSection:
     final: str                           # ... about the final one of a series that ends
     fields: tuple[tuple[str, str], ...]  # question cue -> the event field that answers it
     horizon_days: int                    # how far to look for the next (or last) occurrence
-    margin_days: int                     # expanded beyond the days asked, for multi-day events
     max_occurrences: int                 # at most this many expanded per question
     max_listed: int                      # occurrences written out in one answer
     # How an occurrence is written follows its zone's region: a 12-hour clock and the

@@ -103,6 +103,41 @@ def test_a_question_not_about_an_event_is_answered_as_before(piano_brain):
     assert result.occurrences == []
 
 
+HOSTILE = textwrap.dedent("""\
+    BEGIN:VCALENDAR
+    VERSION:2.0
+    PRODID:-//test//EN
+    BEGIN:VEVENT
+    UID:tick@example.com
+    DTSTART:20200101T000000Z
+    DTEND:20200101T000001Z
+    RRULE:FREQ=SECONDLY
+    SUMMARY:Tick reminder
+    END:VEVENT
+    BEGIN:VEVENT
+    UID:count@example.com
+    DTSTART:20200101T090000Z
+    RRULE:FREQ=MINUTELY;COUNT=10000000
+    SUMMARY:Count reminder
+    END:VEVENT
+    END:VCALENDAR
+    """)
+
+
+def test_a_rule_firing_every_second_costs_only_the_window(tmp_path):
+    # Expanded from 2020 one second at a time this would not finish; moved forward by
+    # whole steps it answers like any other series.
+    (tmp_path / "files").mkdir()
+    (tmp_path / "files" / "tick.ics").write_text(HOSTILE, encoding="utf-8")
+    brain = Brain(tmp_path / "store")
+    brain.ingest([tmp_path / "files"], now=NOW)
+    tick = brain.ask("Is there a tick reminder tomorrow?", now=NOW)
+    assert tick.answer_kind == "occurrence" and tick.answer.startswith("Yes")
+    count = brain.ask("When is the next count reminder?", now=NOW)
+    assert count.answer_kind == "occurrence"
+    assert count.occurrences[-1]["start"].startswith("2026-11-20T12:00")
+
+
 @pytest.mark.parametrize("name, floor_key", [("dev", "calendar_dev_right"),
                                              ("dev2", "calendar_dev2_right"),
                                              ("heldout", "calendar_heldout_right")])

@@ -132,13 +132,15 @@ class Series:
         if not rrule and not rdates:
             return [base]
         zone = base.start.tzinfo
-        # Expand the days asked about and a margin for multi-day events, nothing more:
-        # a rule with no end, or one firing every second, costs only the window.
-        lo = datetime.combine(first, datetime.min.time(), zone) - timedelta(days=self.cfg.margin_days)
-        hi = datetime.combine(stop, datetime.min.time(), zone) + timedelta(days=self.cfg.margin_days)
-        half = (hi - lo) / 2
+        # Expand the days asked about (from as early as an occurrence still under way on
+        # the first of them began), nothing more: a rule with no end, or one firing every
+        # second, costs only the window.
+        length = (base.end - base.start) if base.end is not None else timedelta(0)
+        lo = datetime.combine(first, datetime.min.time(), zone) - length
+        # expand_occurrences reads ±days around a moment: centred so that it starts at lo.
+        half = timedelta(days=(stop - first).days // 2 + 2)
         try:
-            starts = expand_occurrences(base.start, rrule, lo + half, half.days + 1,
+            starts = expand_occurrences(base.start, rrule, lo + half, half.days,
                                         self.cfg.max_occurrences, rdates=rdates)
         except ValueError:
             return [base]
@@ -377,7 +379,8 @@ def _rule_words(rule: str, start: datetime) -> str:
                 nth = _ORDINALS.get(int(m.group(1) or 1), f"{m.group(1)}th")
                 return f"the {nth} {_WEEKDAY_NAMES[_BYDAY[m.group(2)]]} of the month"
         return f"monthly on day {parts.get('BYMONTHDAY', start.day)}"
-    return {"DAILY": "daily", "YEARLY": "yearly"}.get(freq, "")
+    return {"DAILY": "daily", "YEARLY": "yearly", "HOURLY": "hourly", "MINUTELY": "every minute",
+            "SECONDLY": "every second"}.get(freq, "")
 
 
 def _valid_zone(name: Any) -> bool:
