@@ -233,12 +233,20 @@ class AnswerSection:
     total_kinds: tuple[str, ...]
     total_label_weight: float
     line_term_max_sentences: int
+    total_label: str            # a plain total's label ("Total", "Subtotal", "Summe")
+    owed_label: str             # what is still owed ("Balance due"): the total only when asked
+    owed_cue: str               # a question about what is owed ("how much do we still owe")
     value_labels: tuple[tuple[str, str], ...]
     # Kinds answered by the value alone ("$4.11"); the others by their sentence.
     value_answers: tuple[str, ...]
 
     def __post_init__(self) -> None:
         # A bad regex fails here, when the config is read, not at the first question.
+        for key in ("total_label", "owed_label", "owed_cue"):
+            try:
+                re.compile(getattr(self, key))
+            except re.error as err:
+                raise ConfigError(f"config key answer.{key} is not a regex: {err}") from err
         for key in ("kinds", "spans", "value_labels"):
             for kind, pattern in getattr(self, key):
                 try:

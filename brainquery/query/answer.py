@@ -81,7 +81,7 @@ def speakers(text: str) -> set[str]:
 
 def extract(text: str, kind: str | None, term_weights: dict[str, float],
             tokenize: Callable[[Sequence[str]], list[list[str]]], cfg: AnswerSection,
-            title: str = "", people: frozenset[str] = frozenset()) -> Extract:
+            title: str = "", people: frozenset[str] = frozenset(), owed_asked: bool = False) -> Extract:
     """The best `max_sentences` sentences of `text` for the question, in document order.
 
     A sentence scores by the question's words it holds (IDF-weighted, normalised by the
@@ -134,11 +134,17 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
     label_near[1:] |= has_label[:-1]
     labelled_value = label_near & (has_span > 0)
     label_bonus = cfg.value_label_bonus * labelled_value
-    if kind in cfg.total_kinds and labelled_value.any():
+    if kind in cfg.total_kinds:
         # "How much did the water heater cost": the document is about the water heater, the
-        # total is the answer; "how much was the deposit" names a line of its own.
-        named = _names_a_line(token_sets, found, term_weights, cfg)
-        label_bonus = label_bonus * (0.0 if named else cfg.total_label_weight)
+        # total is the answer; "how much was the deposit" names a line of its own, which
+        # then is the labelled value. What is still owed ("Balance due" after a deposit)
+        # answers only a question about what is owed.
+        named = _named_lines(token_sets, found, term_weights, cfg)
+        if named.any():
+            label_bonus = cfg.value_label_bonus * cfg.total_label_weight * named
+        else:
+            owed = _labelled(sentences, cfg.owed_label) & ~_labelled(sentences, cfg.total_label)
+            label_bonus = label_bonus * np.where(owed & (not owed_asked), 1.0, cfg.total_label_weight)
     relevant = ((overlap + context) > 0) | labelled | labelled_value
     # Totals close a document: among equally good labelled values the later wins (the
     # gross after the net, the amount due after the subtotal).
@@ -165,16 +171,26 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
     return Extract(answer, normalise_value(shown) if shown else None, float(scores[best]), shown)
 
 
-def _names_a_line(token_sets: list[set[str]], found: list[str | None], term_weights: dict[str, float],
-                  cfg: AnswerSection) -> bool:
-    """Does the question name one line of the document: a word of it that only a few
-    sentences hold, one of them holding a value? A word most lines repeat is the subject."""
+def _named_lines(token_sets: list[set[str]], found: list[str | None], term_weights: dict[str, float],
+                 cfg: AnswerSection) -> np.ndarray:
+    """The lines the question names, if any: those holding a value and a word of the
+    question that only a few sentences hold (a word most lines repeat is the subject)."""
     counts: dict[str, int] = {}
     for tokens in token_sets:
         for t in tokens & term_weights.keys():
             counts[t] = counts.get(t, 0) + 1
     rare = {t for t, n in counts.items() if n <= cfg.line_term_max_sentences}
-    return any(f is not None and tokens & rare for tokens, f in zip(token_sets, found))
+    return np.array([f is not None and bool(tokens & rare) for tokens, f in zip(token_sets, found)], dtype=bool)
+
+
+def _labelled(sentences: Sequence[str], pattern: str) -> np.ndarray:
+    regex = _compiled_regex(pattern)
+    return np.array([bool(regex.search(s)) for s in sentences], dtype=bool)
+
+
+@lru_cache(maxsize=16)
+def _compiled_regex(pattern: str) -> re.Pattern:
+    return re.compile(pattern, re.IGNORECASE)
 
 
 @lru_cache(maxsize=32)

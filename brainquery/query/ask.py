@@ -151,6 +151,7 @@ class Asker:
         self._event_code = codes.get("calendar_event", -1)
         self._series = Series(index.docs, index.doc_epoch, config.events)
         self._named: set[str] = set()
+        self._owed_asked = False
         words = self.config.confidence.question_words
         self._question_words = set(self.analyzer.tokens(" ".join(words))) | set(words)
         # When each chunk's document was written (events: never "not yet"), per chunk.
@@ -166,6 +167,7 @@ class Asker:
         self._extracts = {}
         # Capitalised words of the question that may name a person ("Melanie's", "Caroline").
         self._named = {w.casefold() for w in _NAME.findall(question)}
+        self._owed_asked = re.search(self.config.answer.owed_cue, question, re.IGNORECASE) is not None
         route = self._anchored(self.router.route(question, now, pattern), question, now)
         query = self._prepare(question, route, now)
         # Conflicts, supersession and the confidence margin look past the k shown.
@@ -413,7 +415,8 @@ class Asker:
             term_weights = {t: w for t, w in term_weights.items() if t not in names}
         return answers.extract(text, kind, self._idf_weighted(term_weights),
                                self.analyzer.tokens_many, self.config.answer,
-                               title=str(self.index.docs[doc].get("title", "")), people=people)
+                               title=str(self.index.docs[doc].get("title", "")), people=people,
+                               owed_asked=self._owed_asked)
 
     def _idf_weighted(self, term_weights: dict[str, float]) -> dict[str, float]:
         bm25 = self.index.bm25
