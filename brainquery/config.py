@@ -227,6 +227,7 @@ class AnswerSection:
     second_sentence_share: float
     question_sentence_factor: float
     speaker_min_cover: float
+    kind_heads: tuple[tuple[str, str], ...]
     kinds: tuple[tuple[str, str], ...]
     spans: tuple[tuple[str, str], ...]
     value_label_bonus: float
@@ -247,14 +248,14 @@ class AnswerSection:
                 re.compile(getattr(self, key))
             except re.error as err:
                 raise ConfigError(f"config key answer.{key} is not a regex: {err}") from err
-        for key in ("kinds", "spans", "value_labels"):
+        for key in ("kind_heads", "kinds", "spans", "value_labels"):
             for kind, pattern in getattr(self, key):
                 try:
                     re.compile(pattern)
                 except re.error as err:
                     raise ConfigError(f"config key answer.{key}: the pattern for {kind!r} is not a "
                                       f"regex: {err}") from err
-        unknown = sorted({kind for kind, _ in self.kinds} - {kind for kind, _ in self.spans})
+        unknown = sorted({kind for kind, _ in (*self.kind_heads, *self.kinds)} - {kind for kind, _ in self.spans})
         if unknown:
             raise ConfigError(f"config key answer.kinds names kind(s) with no span pattern: {', '.join(unknown)}")
 

@@ -44,7 +44,12 @@ def _compiled(cfg: AnswerSection) -> tuple[list[tuple[str, re.Pattern]], dict[st
 
 
 def expected_kind(question: str, cfg: AnswerSection) -> str | None:
-    """The kind of span that answers the question (first cue that matches), or None."""
+    """The kind of span that answers the question: the one its opening asks for ("when's
+    the electric bill due": a date, though it names a bill), else the first cue that
+    matches, or None."""
+    for kind, pattern in cfg.kind_heads:
+        if _compiled_regex(pattern).search(question):
+            return kind
     kinds, _ = _compiled(cfg)
     for kind, pattern in kinds:
         if pattern.search(question):
