@@ -14,7 +14,7 @@ so a store that answers everything cannot pass for one that ranks well.
 
 The unit drawn is a source file: a calendar (.ics, six events each here) or the family
 mbox (six messages) comes whole, so a store of 3 files may hold more than 3 documents; the
-table shows the mean count of documents stored. The questions are the development set
+table shows the mean count of documents and chunks stored. The questions are the development set
 (fixtures/queries.jsonl): the held-out sets are never run here. A run by hand that prints
 figures, not a test.
 """
@@ -97,9 +97,9 @@ def askable(queries: list[EvalQuery], files: list[str]) -> tuple[list[EvalQuery]
 
 
 def run_store(files: list[str], queries: list[EvalQuery], workdir: Path,
-              config: Config) -> tuple[EvalReport, EvalReport, int]:
+              config: Config) -> tuple[EvalReport, EvalReport, int, int]:
     """Ingest the files into a fresh store; the report on answerable and on idk questions,
-    and how many documents the store holds."""
+    and how many documents and chunks the store holds."""
     brain = Brain(workdir / "store", config)
     brain.ingest([CORPUS / f for f in files], now=INGESTED)
     answerable, idk = askable(queries, files)
@@ -107,7 +107,8 @@ def run_store(files: list[str], queries: list[EvalQuery], workdir: Path,
     def ask(question, now, pattern):
         return brain.ask(question, now=now, pattern=pattern).to_dict()
 
-    return (evaluate(ask, answerable, CORPUS), evaluate(ask, idk, CORPUS), len(brain.documents()))
+    return (evaluate(ask, answerable, CORPUS), evaluate(ask, idk, CORPUS), len(brain.documents()),
+            brain.store.count())
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -130,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     for size in [s for s in args.sizes if s < len(files)] + [FULL]:
         n_draws = 1 if size == FULL else args.draws
-        per_draw, pooled, idk, docs, started = [], [], [], [], time.perf_counter()
+        per_draw, pooled, idk, docs, chunks, started = [], [], [], [], [], time.perf_counter()
         answered, right = [], []
         for d in range(n_draws):
             if size == FULL:
@@ -138,9 +139,10 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 subset = draw(files, queries, size, np.random.default_rng([args.seed, size, d]))
             with tempfile.TemporaryDirectory(prefix="sweep-") as tmp:
-                report, idk_report, n_docs = run_store(subset, queries, Path(tmp), config)
+                report, idk_report, n_docs, n_chunks = run_store(subset, queries, Path(tmp), config)
             outcomes = [o for o in report.outcomes if o.ranked]
             docs.append(n_docs)
+            chunks.append(n_chunks)
             idk.extend(o.abstention_ok for o in idk_report.outcomes)
             answered.extend(not o.abstained for o in outcomes if o.query.expect == "answer")
             right.extend(o.answer_ok for o in outcomes if o.answer_ok is not None and o.query.expect == "answer")
@@ -153,15 +155,15 @@ def main(argv: list[str] | None = None) -> int:
                     if missed:
                         print(f"  [{size} #{d}] {o.query.id}: {'; '.join(missed)}")
         seconds = (time.perf_counter() - started) / n_draws
-        rows.append((size, n_draws, statistics.mean(docs), len(pooled),
+        rows.append((size, n_draws, statistics.mean(docs), statistics.mean(chunks), len(pooled),
                      statistics.median(per_draw) if per_draw else float("nan"),
                      statistics.mean(per_draw) if per_draw else float("nan"),
                      sum(pooled) / len(pooled) if pooled else float("nan"),
                      _share(answered), _share(right), _share(idk), seconds))
         print(_row(rows[-1]), flush=True)
-    full = rows[-1][6]
+    full = rows[-1][7]
     print("\nP@1 (pooled) minus the full corpus's: "
-          + ", ".join(f"{r[0]}: {r[6] - full:+.3f}" for r in rows[:-1]))
+          + ", ".join(f"{r[0]}: {r[7] - full:+.3f}" for r in rows[:-1]))
     return 0
 
 
@@ -170,13 +172,13 @@ def _share(flags: list[bool]) -> float:
 
 
 def _header() -> str:
-    return (f"{'size':>5}{'draws':>7}{'docs':>7}{'asked':>7}{'P@1 med':>9}{'P@1 mean':>10}"
-            f"{'P@1 pool':>10}{'answered':>10}{'ans ok':>8}{'idk ok':>8}{'s/draw':>8}\n" + "-" * 89)
+    return (f"{'size':>5}{'draws':>7}{'docs':>7}{'chunks':>8}{'asked':>7}{'P@1 med':>9}{'P@1 mean':>10}"
+            f"{'P@1 pool':>10}{'answered':>10}{'ans ok':>8}{'idk ok':>8}{'s/draw':>8}\n" + "-" * 97)
 
 
 def _row(row) -> str:
-    size, draws, docs, asked, median, mean, pooled, answered, right, idk, seconds = row
-    return (f"{size!s:>5}{draws:>7}{docs:>7.1f}{asked:>7}{median:>9.3f}{mean:>10.3f}"
+    size, draws, docs, chunks, asked, median, mean, pooled, answered, right, idk, seconds = row
+    return (f"{size!s:>5}{draws:>7}{docs:>7.1f}{chunks:>8.1f}{asked:>7}{median:>9.3f}{mean:>10.3f}"
             f"{pooled:>10.3f}{answered:>10.3f}{right:>8.3f}{idk:>8.3f}{seconds:>8.1f}")
 
 
