@@ -227,6 +227,7 @@ class AnswerSection:
     supersede_type_share: float
     kind_bonus: float
     context_weight: float
+    continuation_words: tuple[str, ...]
     question_word_weight: float
     second_sentence_share: float
     kinds: tuple[tuple[str, str], ...]
