@@ -1,22 +1,29 @@
 """Does a small store still answer? P@1 by store size, over random subsets of the corpus.
 
     python benchmarks/store_size_sweep.py                      # sizes 3 5 10 30 and the full corpus
-    python benchmarks/store_size_sweep.py --sizes 3 5 --draws 20 --failures
+    python benchmarks/store_size_sweep.py --sizes 3 5 --draws 20 --failures [--config FILE]
 
 For each size, `--draws` seeded subsets of the corpus's source files are drawn. Each
 subset is anchored on questions: one gold file of a random question at a time until half
 the subset is gold files, the rest drawn at random from the other files. Each subset is
 ingested into a store of its own (with eval_bench's ingest clock), and every question with
 at least one gold document in the subset is asked at its own `now` and judged as `brainquery
-eval` judges it (brainquery/query/evaluate.py): P@1 counts a gold document first. "I don't
-know" questions (no gold) are asked in every store: the share that still abstains is shown,
-so a store that answers everything cannot pass for one that ranks well.
+eval` judges it (brainquery/query/evaluate.py). A message the manifest lists twice (an
+.eml and its copy in the mbox, `duplicate_of`) is gold in either place: a store may hold
+only the copy. "I don't know" questions (no gold) are asked in every store.
+
+Columns: P@1 per draw (median, mean) and pooled over every question asked; "answered", the
+share of questions expecting an answer that got one rather than "I don't know"; "ans ok",
+the share whose answer holds the expected text; "idk ok", the share of unanswerable
+questions that still abstain (a store that answers everything cannot pass for one that
+ranks well). A small store has few distractors, so its P@1 is no harder than the whole
+corpus's: what it loses shows in "answered".
 
 The unit drawn is a source file: a calendar (.ics, six events each here) or the family
 mbox (six messages) comes whole, so a store of 3 files may hold more than 3 documents; the
-table shows the mean count of documents and chunks stored. The questions are the development set
-(fixtures/queries.jsonl): the held-out sets are never run here. A run by hand that prints
-figures, not a test.
+table shows the mean count of documents and chunks stored. The questions are the
+development set (fixtures/queries.jsonl): the held-out sets are never run here. A run by
+hand that prints figures, not a test.
 """
 from __future__ import annotations
 
