@@ -112,8 +112,12 @@ class ScoringSection:
     beta: float
     gamma: float
     delta: float
+    dense_min_chunks: int
+    dense_full_chunks: int
     ppr_seeds: int
     coord_power: float
+    coverage_prior_chunks: float
+    coverage_prior_df_share: float
     relevant_share: float
     relevant_coverage_share: float
     off_topic_factor: float
@@ -142,6 +146,9 @@ class ScoringSection:
 
         if self.fusion not in FUSIONS:
             raise ConfigError(f"config key scoring.fusion: {self.fusion!r} is not one of {', '.join(FUSIONS)}")
+        if not 0 <= self.dense_min_chunks < self.dense_full_chunks:
+            raise ConfigError("config key scoring.dense_min_chunks must be at least 0 and less than "
+                              f"scoring.dense_full_chunks, got {self.dense_min_chunks} and {self.dense_full_chunks}")
         stages = list(self.stages)
         if not stages or any(n < 1 for n in stages) or stages != sorted(set(stages)):
             raise ConfigError(f"config key scoring.stages must be increasing counts of at least 1, got {stages}")
@@ -223,6 +230,7 @@ class AnswerSection:
     supersede_type_share: float
     kind_bonus: float
     context_weight: float
+    continuation_words: tuple[str, ...]
     question_word_weight: float
     second_sentence_share: float
     question_sentence_factor: float

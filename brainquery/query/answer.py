@@ -119,6 +119,10 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
     overlap = overlap * np.where([s.rstrip().endswith("?") for s in sentences], cfg.question_sentence_factor, 1.0)
     if overlap.max() > 0:
         overlap = overlap / overlap.max()
+    # A sentence that opens with a pronoun is about what the one before it named ("Thanks
+    # for bringing Maggie in. She got her rabies booster."): it holds that one's words too.
+    follows = np.array([bool(_continues(cfg, s)) for s in sentences])
+    overlap[1:] = np.where(follows[1:], np.maximum(overlap[1:], overlap[:-1]), overlap[1:])
     context = np.zeros_like(overlap)
     context[1:] += overlap[:-1]
     context[:-1] += overlap[1:]
@@ -174,6 +178,17 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
         spans_found = [found[i] for i in chosen if found[i]]
         shown = max(spans_found, key=len) if spans_found else None
     return Extract(answer, normalise_value(shown) if shown else None, float(scores[best]), shown)
+
+
+@lru_cache(maxsize=8)
+def _continuation(cfg: AnswerSection) -> re.Pattern | None:
+    words = "|".join(map(re.escape, cfg.continuation_words))
+    return re.compile(rf"(?:{words})\b", re.IGNORECASE) if words else None
+
+
+def _continues(cfg: AnswerSection, sentence: str) -> bool:
+    pattern = _continuation(cfg)
+    return bool(pattern and pattern.match(sentence))
 
 
 def _named_lines(token_sets: list[set[str]], found: list[str | None], term_weights: dict[str, float],

@@ -26,7 +26,7 @@ from .query_index import QueryIndex
 from .relative_dates import resolve as resolve_relative
 from .rank import Ranked, Ranker
 from .router import PATTERNS, Route, load_router
-from .scorers import Query
+from .scorers import Query, dense_trust
 from ..textproc import Analyzer
 from .timewindow import TimeWindow
 
@@ -305,6 +305,8 @@ class Asker:
             # float32 like the matrix: a float64 vector would copy the whole matrix to float64.
             qvec = np.asarray(index.dense.transform_query(question, terms), dtype=np.float32)
             cosine_all = index.embeddings @ qvec
+            # A model fitted on a few chunks is believed only in part (scorers.dense_trust).
+            cosine_all *= dense_trust(index.dense.n_fit_, scoring.dense_min_chunks, scoring.dense_full_chunks)
         else:
             cosine_all = np.zeros(index.n_chunks, dtype=np.float32)
         top_bm25 = float(bm25_all.max()) if bm25_all.size else 0.0
@@ -316,12 +318,14 @@ class Asker:
         hybrid[not_yet] = -np.inf
         window_words = self._window_words(route.window, self.analyzer.words)
         subject = set() if route.window is None else set(self.analyzer.tokens(route.window.subject))
+        prior = dict(prior_chunks=scoring.coverage_prior_chunks,
+                     prior_df_share=scoring.coverage_prior_df_share)
         topic = TopicTerms.of(question, self.analyzer, index.bm25,
-                              self._question_words | window_words, self._type_hints, subject)
+                              self._question_words | window_words, self._type_hints, subject, **prior)
         if not topic.terms and window_words:
             # "where are we doing thanksgiving": the window is all the question is about.
             topic = TopicTerms.of(question, self.analyzer, index.bm25, self._question_words,
-                                  self._type_hints)
+                                  self._type_hints, **prior)
         return Query(text=question, route=route, now=now.timestamp(), terms=terms,
                      bm25_all=bm25_all, cosine_all=np.asarray(cosine_all, dtype=np.float64),
                      hybrid_all=hybrid, topic=topic,

@@ -51,12 +51,6 @@ def idf_function(name: str):
         raise ValueError(f"unknown BM25 idf {name!r}; valid: {', '.join(IDF_FUNCTIONS)}") from None
 
 
-def unseen_idf(name: str, n_docs: int) -> float:
-    """The idf of a word no document has: rarer than any word the corpus holds."""
-    idf, _ = idf_function(name)(np.zeros(1), n_docs, 0.0)
-    return float(idf[0])
-
-
 class SparseBM25:
     def __init__(self, cfg: BM25Section):
         self.cfg = cfg

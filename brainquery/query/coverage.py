@@ -8,6 +8,13 @@ together are evidence enough). A word that occurs nowhere in the corpus
 weighs more than the rarest word there is (BM25's IDF at a document frequency of 0):
 asking for a fax number when no document mentions a fax is exactly the question we
 cannot answer.
+
+A store of a few chunks cannot tell a rare word from a common one: each word it holds is in
+a large share of it, and each word it lacks looks rarer than all of them (in 3 chunks an
+unseen word weighs twice a word seen once, so one missing word of two sinks the question).
+The IDF is therefore taken on document frequencies smoothed by a prior, as if the store
+held `prior_chunks` more chunks in which every word occurs at `prior_df_share`: in a small
+store the weights lean to equal, in a large one they are the store's own.
 """
 from __future__ import annotations
 
@@ -15,7 +22,7 @@ import dataclasses
 
 import numpy as np
 
-from .bm25 import SparseBM25, unseen_idf
+from .bm25 import SparseBM25, idf_function
 from ..textproc import Analyzer
 
 
@@ -37,9 +44,12 @@ class TopicTerms:
     @classmethod
     def of(cls, question: str, analyzer: Analyzer, bm25: SparseBM25,
            ignore: set[str], type_hints: dict[str, np.ndarray] | None = None,
-           window_subject: set[str] = frozenset()) -> "TopicTerms":
+           window_subject: set[str] = frozenset(),
+           prior_chunks: float = 0.0, prior_df_share: float = 0.0) -> "TopicTerms":
         """`ignore`: stemmed words that are not topic words (question words, the window's);
-        `window_subject`: the stemmed words of the window that are also its subject."""
+        `window_subject`: the stemmed words of the window that are also its subject.
+        `prior_chunks`, `prior_df_share`: the prior the IDF weights are smoothed with (0:
+        the store's own IDF)."""
         terms = analyzer.query_terms(question)
         base = [t for t in dict.fromkeys(t for t, w in terms if w >= 1.0) if t not in ignore]
         own_alternatives = {t: analyzer.synonyms(t) for t in base}
@@ -61,10 +71,10 @@ class TopicTerms:
                 if col is not None:
                     rows.append(col)
                     cols.append(j)
-        # BM25's IDF at a document frequency of 0: rarer than any word the corpus has.
-        unseen = unseen_idf(bm25.cfg.idf, bm25.n_docs)
-        weights = np.array([float(bm25.idf_[bm25.vocab_[t]]) if t in bm25.vocab_ else unseen
-                            for t in base], dtype=np.float64)
+        # An unseen word has a document frequency of 0: rarer than any word the corpus has.
+        df = np.diff(bm25.weights_.indptr)
+        counts = np.array([df[bm25.vocab_[t]] if t in bm25.vocab_ else 0 for t in base], dtype=np.float64)
+        weights = topic_idf(counts, bm25.n_docs, bm25.cfg.idf, prior_chunks, prior_df_share)
         wholes = []   # (term index, vocabulary columns of a several-word synonym)
         for j, term in enumerate(base):
             for words in analyzer.phrase_synonyms(term):
@@ -116,3 +126,11 @@ class TopicTerms:
         if in_window is not None and self.window_terms:
             found[:, list(self.window_terms)] |= np.asarray(in_window, dtype=bool)[:, None]
         return found.astype(np.float64) @ self.weights / total
+
+
+def topic_idf(df: np.ndarray, n_chunks: int, idf: str, prior_chunks: float,
+              prior_df_share: float) -> np.ndarray:
+    """The BM25 idf (`idf` names the formula) of words found in `df` of `n_chunks` chunks,
+    on counts smoothed by `prior_chunks` more chunks holding each word at `prior_df_share`."""
+    smoothed = np.asarray(df, dtype=np.float64) + prior_chunks * prior_df_share
+    return idf_function(idf)(smoothed, n_chunks + prior_chunks, 0.0)[0]

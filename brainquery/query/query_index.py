@@ -22,6 +22,7 @@ died is rebuilt under the writer lock.
 from __future__ import annotations
 
 import dataclasses
+import email.utils
 import hashlib
 import logging
 import re
@@ -52,7 +53,7 @@ GENERATION_KEY = "generation"       # counts publications: a reader reloads on a
 INDEX_FILE = "query_index.npz"
 LEGACY_FILES = ("query_index.pkl",)  # pickles of older versions: deleted, never read
 DIRTY = "dirty"
-_FORMAT = 7
+_FORMAT = 8   # 6: a message's sender names join its words for BM25; 7-8: calendar fields
 # The metadata keys that name who a document's voice belongs to, most specific first:
 # near-duplicates from one voice (a monthly bill, a weekly newsletter) are one piece of
 # evidence, not many.
@@ -275,10 +276,14 @@ def _word_indexes(scan: _Scan, docs: list[dict[str, Any]], chunk_doc: np.ndarray
     # found by what its message says: its subject joins its words for BM25.
     subjects = {str(d.get("doc_id")): str(d.get("title", "")) for d in docs}
     short = config.scoring.attachment_context_chars
+    # Who wrote a message says what it is about as much as its subject does: a note from
+    # "Riverside Animal Clinic" is from the vet although its text never says so.
+    senders = [sender_names(str(d.get("from") or "")) for d in docs]
     bm25 = SparseBM25(config.bm25).fit([
         analyzer.tokens(model_cache.embed_text(r.title, t)
-                        + (f"\n{subjects.get(r.parent_id, '')}" if r.parent_id and len(t) < short else ""))
-        for r, t in zip(scan.rows, scan.texts)])
+                        + (f"\n{subjects.get(r.parent_id, '')}" if r.parent_id and len(t) < short else "")
+                        + (f"\n{senders[doc]}" if senders[doc] else ""))
+        for r, t, doc in zip(scan.rows, scan.texts, chunk_doc)])
     # The graph reads shingles of the text without the quoted lines of replies.
     graph = EvidenceGraph(config.graph).fit(
         [analyzer.words(unquoted(model_cache.embed_text(r.title, t))) for r, t in zip(scan.rows, scan.texts)],
@@ -304,6 +309,11 @@ def unquoted(text: str) -> str:
     """What the evidence graph compares: not a reply's quoted lines (an echo of the message
     it answers, not a second voice), not a photo's file-name and camera lines."""
     return _PHOTO_HEADER.sub("", strip_quoted(text))
+
+
+def sender_names(from_header: str) -> str:
+    """The display names of a From header ("Riverside Animal Clinic"), not the addresses."""
+    return " ".join(name for name, _ in email.utils.getaddresses([from_header]) if name)
 
 
 def _pointers(sorted_keys: np.ndarray, n: int) -> np.ndarray:

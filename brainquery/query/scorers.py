@@ -93,6 +93,15 @@ class Scorer(Protocol):
     def score(self, query: Query, cands: Candidates) -> np.ndarray: ...
 
 
+def dense_trust(n_fit: int, min_chunks: int, full_chunks: int) -> float:
+    """How far the dense model's cosines are believed, by the chunks it was fitted on: not
+    at all up to `min_chunks` (an SVD of a few chunks keeps each of them whole, and two texts
+    that share no word can meet at a cosine of 1), fully from `full_chunks`, linearly
+    between. The cosines are multiplied by it: an untrusted model says 0, "no opinion",
+    and the dense part stays at its neutral 1/2 instead of dropping out."""
+    return float(np.clip((n_fit - min_chunks) / max(full_chunks - min_chunks, 1), 0.0, 1.0))
+
+
 def _max_normalised(values: np.ndarray) -> np.ndarray:
     top = float(values.max()) if values.size else 0.0
     return values / top if top > 0 else np.zeros_like(values)
