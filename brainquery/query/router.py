@@ -239,6 +239,9 @@ class Router:
         if window is None:
             # A weekday that names no day ("switched to Thursday") is no schedule cue.
             matches = [c for c in matches if not (c.group == "logistical" and c.words in CueMatcher._WEEKDAYS)]
+        elif window.kind == "period" and not any(c.group == "historical" and c.words == window.text for c in matches):
+            # A time entirely over ("the July bill", "last year") is a vote for history.
+            matches = matches + [CueMatch("historical", window.text, -1, -1)]
         if pattern is None:
             scores = fuse(self.predict_proba([question])[0], cue_votes(matches),
                           self.cfg.cue_weight, self.cfg.cue_cap)
