@@ -235,6 +235,7 @@ class AnswerSection:
     second_sentence_share: float
     question_sentence_factor: float
     speaker_min_cover: float
+    reply_share: float
     kind_heads: tuple[tuple[str, str], ...]
     kinds: tuple[tuple[str, str], ...]
     spans: tuple[tuple[str, str], ...]

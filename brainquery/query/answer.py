@@ -76,6 +76,24 @@ def split_with_speakers(text: str) -> list[tuple[str, str | None]]:
     return out
 
 
+def _asked_just_before(pairs: Sequence[tuple[str, str | None]], overlap: np.ndarray) -> np.ndarray:
+    """Per sentence of a turn in a conversation, the question words held by a question
+    ("...?") in the turn just before it, by another speaker (0 elsewhere)."""
+    out = np.zeros(len(pairs))
+    previous: tuple[str | None, float] = (None, 0.0)      # (speaker, its best question)
+    current: tuple[str | None, float] = (None, 0.0)
+    for i, (sentence, who) in enumerate(pairs):
+        if who is None:
+            continue
+        if who != current[0]:
+            previous, current = current, (who, 0.0)
+        if previous[0] is not None and previous[0] != who:
+            out[i] = previous[1]
+        if sentence.rstrip().endswith("?"):
+            current = (who, max(current[1], float(overlap[i])))
+    return out
+
+
 def speakers(text: str) -> set[str]:
     """Who speaks in a transcript (casefolded), empty for anything else: a transcript has
     at least two voices, each opening several lines ("Location: ..." once is a label)."""
@@ -98,25 +116,33 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
     every = split_with_speakers(strip_quoted(text))
     # A one-line note is its own title: then the title line is the answer.
     pairs = [p for p in every if not _is_header(p[0], title)] or every
+    if not pairs:
+        return Extract("", None, 0.0)
+    token_sets = [set(t) for t in tokenize([s for s, _ in pairs])]
+    overlap = _term_weight(token_sets, term_weights)
+    # In a conversation a reply answers the question put just before it ("What motivated
+    # you to pursue counseling?" / "My own journey and the support I got"): the reply
+    # holds that question's words too.
+    replied = _asked_just_before(pairs, overlap)
     if people:
         # Asked about someone who speaks here: the answer is in their own words, never in
         # what another speaker says of themselves (or says to them: "Hey Melanie!").
-        pairs = [(s, who) for s, who in pairs if who is None or who in people]
+        keep = [i for i, (_, who) in enumerate(pairs) if who is None or who in people]
+        pairs = [pairs[i] for i in keep]
+        token_sets = [token_sets[i] for i in keep]
+        overlap, replied = overlap[keep], replied[keep]
+        if not pairs or (np.maximum(overlap, cfg.reply_share * replied).max()
+                         < cfg.speaker_min_cover * sum(term_weights.values())):
+            # Nothing the person asked about says (or is asked) holds enough of the
+            # question's words: the question may be about someone else's story.
+            return Extract("", None, 0.0)
     sentences = [s for s, _ in pairs]
-    if not sentences:
-        return Extract("", None, 0.0)
     kinds, spans = _compiled(cfg)
     span = spans.get(kind) if kind else None
     cue = dict(kinds).get(kind) if kind else None
-    token_sets = [set(t) for t in tokenize(sentences)]
-    overlap = _term_weight(token_sets, term_weights)
-    if people and overlap.max() < cfg.speaker_min_cover * sum(term_weights.values()):
-        # Nothing the person asked about says holds enough of the question's words: what
-        # they said is not the answer (the question may be about someone else's story).
-        return Extract("", None, 0.0)
-    # A question in the text restates the question's words but does not answer it ("What
-    # motivated you to pursue counseling?" is asked before the answer).
+    # A question in the text restates the question's words but does not answer it.
     overlap = overlap * np.where([s.rstrip().endswith("?") for s in sentences], cfg.question_sentence_factor, 1.0)
+    overlap = np.maximum(overlap, cfg.reply_share * replied)
     if overlap.max() > 0:
         overlap = overlap / overlap.max()
     # A sentence that opens with a pronoun is about what the one before it named ("Thanks
