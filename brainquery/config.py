@@ -298,6 +298,7 @@ class AmbiguitySection:
     roles: tuple[tuple[str, ...], ...]
     organisations: tuple[tuple[str, ...], ...]
     person_kinds: tuple[str, ...]
+    webmail_domains: tuple[str, ...]
     generic_words: tuple[str, ...]
     assign_cosine: float
     max_docs: int

@@ -26,7 +26,7 @@ import numpy as np
 from ..config import AmbiguitySection
 from ..textproc import Analyzer
 from .coverage import TopicTerms
-from .entities import EntityExtractor, name_key
+from .entities import CONTEXT, SORTS, EntityExtractor, name_key, plain
 from .query_index import QueryIndex
 
 
@@ -35,6 +35,11 @@ class Entity:
     descriptors: tuple[str, ...]   # what the documents say it is, most said first
     docs: tuple[int, ...]          # its documents, best for the question first
     coverage: float                # of the question's other words, by its best document
+
+    @property
+    def described(self) -> bool:
+        """Described by the words around its name, not only by its documents' senders."""
+        return any(not d.startswith(CONTEXT) for d in self.descriptors)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -70,7 +75,9 @@ class AmbiguityFinder:
             if len(entities) < 2:
                 continue
             entities = self._by_topic(question, word, entities, window_words)
-            if len(entities) >= 2:
+            # A document that names it bare, or only by who sent it, is too little to say
+            # there is a second entity: two described by their own words are needed.
+            if sum(e.described for e in entities) >= 2:
                 return Ambiguity(name=_display(word), entities=tuple(entities))
         return None
 
@@ -96,7 +103,8 @@ class AmbiguityFinder:
         docs = sorted({d for d, _ in postings}, key=lambda d: -doc_scores[d])[:self.cfg.max_docs]
         keep = set(docs)
         postings = [(d, ds) for d, ds in postings if d in keep]
-        typed = [(d, set(ds)) for d, ds in postings if ds]
+        own = f"w:{name}"
+        typed = [(d, {x for x in ds if plain(x) != own}) for d, ds in postings if ds]
         parent = list(range(len(typed)))
 
         def root(i: int) -> int:
@@ -109,7 +117,7 @@ class AmbiguityFinder:
         # too common to join on, words and the other labels are not.
         owner: dict[str, int] = {}
         for i, (_, ds) in enumerate(typed):
-            for d in ds:
+            for d in map(plain, ds):
                 if d.startswith("organisations:"):
                     continue
                 if d in owner:
@@ -138,7 +146,8 @@ class AmbiguityFinder:
         elif bare:
             members.append(bare)
             descriptors.append(())
-        return [Entity(descriptors=ds, docs=tuple(m), coverage=0.0) for m, ds in zip(members, descriptors)]
+        found = [Entity(descriptors=ds, docs=tuple(m), coverage=0.0) for m, ds in zip(members, descriptors)]
+        return sorted(found, key=lambda e: not e.described)     # stable: best documents first
 
     def _doc_vectors(self, docs: list[int]) -> dict[int, np.ndarray]:
         index = self.index
@@ -152,7 +161,7 @@ class AmbiguityFinder:
         said = {tag for _, _, tag in self.extractor.vocab.hits(words)}
         said |= {f"w:{w}" for w in words if w != name_key(name) and w not in self.extractor.never
                  and w not in self.question_words}
-        picked = [e for e in entities if said.intersection(e.descriptors)]
+        picked = [e for e in entities if said.intersection(map(plain, e.descriptors))]
         return picked if 0 < len(picked) < len(entities) else entities
 
     def _by_topic(self, question: str, name: str, entities: list[Entity],
@@ -174,14 +183,15 @@ class AmbiguityFinder:
             return entities
         kept = [dataclasses.replace(e, coverage=c) for e, c in zip(entities, covered)
                 if c >= self.cfg.topic_share * best]
-        return sorted(kept, key=lambda e: -e.coverage)
+        return sorted(kept, key=lambda e: (-e.coverage, not e.described))
 
 
 def describe(entity: Entity, index: QueryIndex, words: int) -> str:
     """A short description from the documents: its labels, then its words ("cat, vet,
     Hillside"), or the title of its best document when nothing describes it."""
-    labels = [d.split(":", 1)[1] for d in entity.descriptors if not d.startswith("w:")]
-    names = [d[2:].capitalize() for d in entity.descriptors if d.startswith("w:")]
+    said = [plain(d) for d in entity.descriptors]
+    labels = list(dict.fromkeys(d.split(":", 1)[1] for d in said if d.split(":", 1)[0] in SORTS))
+    names = list(dict.fromkeys(d[2:].capitalize() for d in said if d.startswith("w:")))
     parts = (labels[:words] + [" ".join(names[:words])] if names else labels[:words])
     text = ", ".join(p for p in parts if p)
     return text or str(index.docs[entity.docs[0]].get("title", "")).strip()
@@ -189,10 +199,16 @@ def describe(entity: Entity, index: QueryIndex, words: int) -> str:
 
 def qualifier(entity: Entity) -> str:
     """One word that picks this entity when put before the name."""
-    for d in entity.descriptors:
-        if not d.startswith("organisations:"):
-            return d.split(":", 1)[1] if not d.startswith("w:") else d[2:].capitalize()
-    return entity.descriptors[0].split(":", 1)[1] if entity.descriptors else ""
+    said = [plain(d) for d in entity.descriptors]
+    for d in said:
+        kind, _, value = d.partition(":")
+        if kind in ("kinship", "species", "roles"):
+            return value
+    for d in said:
+        kind, _, value = d.partition(":")
+        if kind == "w":
+            return value.capitalize()
+    return ""
 
 
 def qualified_question(question: str, name: str, word: str) -> str:

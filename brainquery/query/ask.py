@@ -187,8 +187,9 @@ class Asker:
                         "start": route.window.start.isoformat(), "end": route.window.end.isoformat(),
                         "kind": route.window.kind, "text": route.window.text,
                         **({"anchor": route.window.anchor} if route.window.anchor else {})})
-        ambiguity = self._ambiguity.find(question, query.hybrid_all,
-                                         self._window_words(route.window, self.analyzer.tokens))
+        # A time the question names (a holiday too) says when, not which one.
+        when = set() if route.window is None else set(self.analyzer.tokens(route.window.text))
+        ambiguity = self._ambiguity.find(question, query.hybrid_all, when)
         if ambiguity is not None:
             return self._ask_back(question, ambiguity, query, term_weights, base)
         # The best coverage among the leading documents: the answer may sit in the second.

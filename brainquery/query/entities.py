@@ -15,7 +15,9 @@ says around it:
 - for a mention with nothing of its own, its document's context: the sender when that is
   an organisation ("Hillside Animal Clinic"), the event's location.
 
-Descriptors are strings: "w:pike" for a word, "species:cat" for a vocabulary label. The
+Descriptors are strings: "w:pike" for a word, "species:cat" for a vocabulary label,
+"d:hillsideanimalclinic.com" for an organisation's mail domain; "c." before one that came
+from the document's context rather than the words around the name. The
 mentions of one name in one document are one entity unless their sorts differ (a person and
 an animal: a note about Grandma's visit that also mentions the cat) — a document never
 glues two entities together.
@@ -68,8 +70,18 @@ class Vocabulary:
         return out
 
 
+# Descriptors from a document's context (its sender, its place) carry this prefix: they join
+# entities like any other, but alone they do not show that an entity is a different one.
+CONTEXT = "c."
+
+
+def plain(descriptor: str) -> str:
+    return descriptor[len(CONTEXT):] if descriptor.startswith(CONTEXT) else descriptor
+
+
 def sorts_of(descriptors: Iterable[str]) -> set[str]:
-    return {SORTS[d.split(":", 1)[0]] for d in descriptors if d.split(":", 1)[0] in SORTS}
+    kinds = (plain(d).split(":", 1)[0] for d in descriptors if not d.startswith(CONTEXT))
+    return {SORTS[k] for k in kinds if k in SORTS}
 
 
 def compatible(a: set[str], b: set[str]) -> bool:
@@ -154,7 +166,7 @@ class EntityExtractor:
             if caps is not None:
                 caps[key] += 1
             mentions.setdefault(key, []).append(self._descriptors(i, full, matches, lower, hits))
-        context = self._context(sender, str(meta.get("location") or ""))
+        context = self._context(sender, str(meta.get("location") or ""), str(meta.get("from") or ""))
         return {name: self._entities(sets, context) for name, sets in mentions.items()}
 
     def _descriptors(self, i: int, text: str, matches: list[re.Match], lower: list[str],
@@ -201,18 +213,23 @@ class EntityExtractor:
                 return tag
         return f"w:{word}"
 
-    def _context(self, sender: str, location: str) -> set[str]:
-        """What a document says about a name it mentions bare: the organisation that sent
-        it, the place an event is at (a person sending is no context: one person writes
-        about many entities)."""
+    def _context(self, sender: str, location: str, address: str) -> set[str]:
+        """Who a document speaks for, and so what the names it mentions belong to: the
+        organisation that sent it (by its name, or its own mail domain), the place an event
+        is at. A person writing from a mailbox anyone can have is no context: one person
+        writes about many entities."""
         out: set[str] = set()
+        domain = address[address.rfind("@") + 1:].strip(" >").lower() if "@" in address else ""
+        if domain and domain not in self.cfg.webmail_domains:
+            out.add(f"{CONTEXT}d:{domain}")
         for source, always in ((sender, False), (location.split(",")[0], True)):
             words = [name_key(w) for w in self.word_re.findall(source) if w[0].isupper()]
             if not words:
                 continue
             tags = {tag for _, _, tag in self.vocab.hits(words)}
             if always or tags or len(words) > 2:
-                out |= tags | {f"w:{x}" for x in words if x not in self.never and x not in self.vocab.words}
+                out |= {CONTEXT + t for t in tags}
+                out |= {f"{CONTEXT}w:{x}" for x in words if x not in self.never and x not in self.vocab.words}
         return out
 
     @staticmethod
@@ -227,9 +244,11 @@ class EntityExtractor:
                     break
             else:
                 clusters.append(set(found))
+        # The context belongs to every entity of the document: an organisation writes about
+        # its own patient, customer or pupil.
         if not clusters:
             return [tuple(sorted(context))]
-        return [tuple(sorted(c)) for c in clusters]
+        return [tuple(sorted(c | context)) for c in clusters]
 
 
 def _display_name(value: str) -> str:
