@@ -291,6 +291,7 @@ class AmbiguitySection:
     parenthesis_chars: int
     honorifics: tuple[str, ...]
     not_names: tuple[str, ...]
+    greetings: tuple[str, ...]
     capitalised_share: float
     # Vocabularies: (label, phrase, phrase...) per row; person_kinds name those of people.
     kinship: tuple[tuple[str, ...], ...]

@@ -75,9 +75,9 @@ class AmbiguityFinder:
             if len(entities) < 2:
                 continue
             entities = self._by_topic(question, word, entities, window_words)
-            # A document that names it bare, or only by who sent it, is too little to say
-            # there is a second entity: two described by their own words are needed.
-            if sum(e.described for e in entities) >= 2:
+            # A document that names it bare and resembles no other is too little to say
+            # there is a second entity: two described ones are needed.
+            if sum(bool(e.descriptors) for e in entities) >= 2:
                 return Ambiguity(name=_display(word), entities=tuple(entities))
         return None
 
@@ -147,7 +147,7 @@ class AmbiguityFinder:
             members.append(bare)
             descriptors.append(())
         found = [Entity(descriptors=ds, docs=tuple(m), coverage=0.0) for m, ds in zip(members, descriptors)]
-        return sorted(found, key=lambda e: not e.described)     # stable: best documents first
+        return sorted(found, key=lambda e: (not e.descriptors, not e.described))  # stable: best documents first
 
     def _doc_vectors(self, docs: list[int]) -> dict[int, np.ndarray]:
         index = self.index
@@ -183,7 +183,7 @@ class AmbiguityFinder:
             return entities
         kept = [dataclasses.replace(e, coverage=c) for e, c in zip(entities, covered)
                 if c >= self.cfg.topic_share * best]
-        return sorted(kept, key=lambda e: (-e.coverage, not e.described))
+        return sorted(kept, key=lambda e: (-e.coverage, not e.descriptors, not e.described))
 
 
 def describe(entity: Entity, index: QueryIndex, words: int) -> str:

@@ -134,6 +134,7 @@ class EntityExtractor:
         self.vocab = Vocabulary.of(cfg, self.word_re)
         self.honorifics = frozenset(cfg.honorifics)
         self.never = frozenset(cfg.not_names) | frozenset(stopwords) | self.honorifics
+        self.greetings = frozenset(cfg.greetings)
 
     def build(self, texts: list[str], docs: list[dict[str, Any]]) -> EntityIndex:
         postings: dict[str, list[tuple[int, tuple[str, ...]]]] = {}
@@ -165,6 +166,8 @@ class EntityExtractor:
                 continue
             if caps is not None:
                 caps[key] += 1
+            if i > 0 and lower[i - 1] in self.greetings:
+                continue   # "Hi Claire,": the reader, not what the document is about
             mentions.setdefault(key, []).append(self._descriptors(i, full, matches, lower, hits))
         context = self._context(sender, str(meta.get("location") or ""), str(meta.get("from") or ""))
         return {name: self._entities(sets, context) for name, sets in mentions.items()}
