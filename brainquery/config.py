@@ -100,6 +100,10 @@ class EvaluationSection:
     heldout_p_at_1: float
     heldout_r_at_3: float
     heldout_routing: float
+    ambiguity_dev_asked: float
+    ambiguity_dev_qualified_asked: float
+    ambiguity_heldout_asked: float
+    ambiguity_heldout_qualified_asked: float
 
 
 @dataclasses.dataclass(frozen=True)

@@ -75,9 +75,10 @@ class AmbiguityFinder:
             if len(entities) < 2:
                 continue
             entities = self._by_topic(question, word, entities, window_words)
-            # A document that names it bare and resembles no other is too little to say
-            # there is a second entity: two described ones are needed.
-            if sum(bool(e.descriptors) for e in entities) >= 2:
+            # A document that names it bare, or only by who sent it (a household member
+            # is written to by many organisations), is too little to say there is a second
+            # entity: two described by the words around their name are needed.
+            if sum(e.described for e in entities) >= 2:
                 return Ambiguity(name=_display(word), entities=tuple(entities))
         return None
 
