@@ -26,7 +26,7 @@ import numpy as np
 from ..config import AmbiguitySection
 from ..textproc import Analyzer
 from .coverage import TopicTerms
-from .entities import CONTEXT, SORTS, EntityExtractor, name_key, plain
+from .entities import CONTEXT, SORTS, EntityExtractor, compatible, name_key, plain, sorts_of
 from .query_index import QueryIndex
 
 
@@ -61,12 +61,10 @@ class AmbiguityFinder:
     def find(self, question: str, hybrid: np.ndarray, window_words: set[str]) -> Ambiguity | None:
         """`hybrid`: each chunk's hybrid score for the question (-inf: not a candidate,
         e.g. written after `now`)."""
-        names = self._names(question)
+        names = self._names(question, window_words)
         if not names:
             return None
-        index = self.index
-        doc_scores = np.full(index.n_docs, -np.inf)
-        np.maximum.at(doc_scores, index.chunk_doc, hybrid)
+        doc_scores = self._doc_scores(hybrid)
         for word, capitalised in names:
             entities = self._entities(name_key(word), doc_scores)
             if len(entities) < 2:
@@ -75,20 +73,37 @@ class AmbiguityFinder:
             if len(entities) < 2:
                 continue
             entities = self._by_topic(question, word, entities, window_words)
-            # A document that names it bare, or only by who sent it (a household member
-            # is written to by many organisations), is too little to say there is a second
-            # entity: two described by the words around their name are needed.
-            if sum(e.described for e in entities) >= 2:
+            # Two entities are two when what the words around the name say cannot be one
+            # thing: a person and an animal or a business, or two people with different
+            # first names or surnames. A document that names it bare, or only by who sent it
+            # (a household member is written to by many organisations), or by what the name
+            # does ("Ada - dentist", "Ada - school portrait"), says too little.
+            described = [e for e in entities if e.described]
+            if any(_distinct(a, b) for n, a in enumerate(described) for b in described[n + 1:]):
                 return Ambiguity(name=_display(word), entities=tuple(entities))
         return None
 
+    def _doc_scores(self, hybrid: np.ndarray) -> np.ndarray:
+        """Each document's best chunk score: one reduce over chunks grouped by document."""
+        index = self.index
+        out = np.full(index.n_docs, -np.inf)
+        if not index.n_chunks:
+            return out
+        ptr = index.doc_chunk_ptr
+        has = ptr[1:] > ptr[:-1]
+        out[has] = np.maximum.reduceat(hybrid[index.doc_chunk_order], ptr[:-1][has])
+        return out
+
     # ---- the names -----------------------------------------------------------------
-    def _names(self, question: str) -> list[tuple[str, bool]]:
+    def _names(self, question: str, when: set[str]) -> list[tuple[str, bool]]:
+        """The question's names; a word that named its time window ("Thanksgiving") is a
+        time, not an entity."""
         words = self.extractor.word_re.findall(question)
         out = []
         for position, word in enumerate(words):
             key = name_key(word)
-            if key in self.extractor.never or key in self.extractor.vocab.words or key in self.question_words:
+            if (key in self.extractor.never or key in self.extractor.vocab.words or key in self.question_words
+                    or when.intersection(self.analyzer.tokens(key))):
                 continue
             # The first word of a question is capitalised by grammar, not as a name.
             capitalised = word[0].isupper() and position > 0
@@ -98,12 +113,17 @@ class AmbiguityFinder:
 
     # ---- the entities ----------------------------------------------------------------
     def _entities(self, name: str, doc_scores: np.ndarray) -> list[Entity]:
-        postings = [(d, ds) for d, ds in self.index.entities.postings.get(name, ()) if np.isfinite(doc_scores[d])]
-        if not postings:
+        entities = self.index.entities
+        rows = entities.record_rows(name)
+        docs = entities.rec_doc[rows]
+        scores = doc_scores[docs]
+        rows, docs, scores = rows[np.isfinite(scores)], docs[np.isfinite(scores)], scores[np.isfinite(scores)]
+        if not rows.size:
             return []
-        docs = sorted({d for d, _ in postings}, key=lambda d: -doc_scores[d])[:self.cfg.max_docs]
-        keep = set(docs)
-        postings = [(d, ds) for d, ds in postings if d in keep]
+        # The documents the question scores best, at most max_docs: bounded work per name.
+        best = np.unique(docs[np.argsort(-scores, kind="stable")][:self.cfg.max_docs * 4])
+        keep = set(sorted(best.tolist(), key=lambda d: -doc_scores[d])[:self.cfg.max_docs])
+        postings = [entities.record(int(r)) for r, d in zip(rows, docs) if int(d) in keep]
         own = f"w:{name}"
         typed = [(d, {x for x in ds if plain(x) != own}) for d, ds in postings if ds]
         parent = list(range(len(typed)))
@@ -114,13 +134,11 @@ class AmbiguityFinder:
                 i = parent[i]
             return i
 
-        # Records sharing a descriptor are one entity; organisation labels ("a company") are
-        # too common to join on, words and the other labels are not.
+        # Records sharing a descriptor are one entity; the labels of a document's sender
+        # ("a clinic", "a company") are too common to join on, its words are not.
         owner: dict[str, int] = {}
         for i, (_, ds) in enumerate(typed):
-            for d in map(plain, ds):
-                if d.startswith("organisations:"):
-                    continue
+            for d in (plain(x) for x in ds if not x.startswith(CONTEXT) or _is_word(plain(x))):
                 if d in owner:
                     parent[root(i)] = root(owner[d])
                 else:
@@ -217,6 +235,28 @@ def qualified_question(question: str, name: str, word: str) -> str:
     if not word:
         return question
     return re.sub(rf"\b{re.escape(name)}", f"{word} {name}", question, count=1, flags=re.IGNORECASE)
+
+
+def _is_word(descriptor: str) -> bool:
+    return descriptor.startswith(("w:", "d:"))
+
+
+def _own(entity: Entity) -> set[str]:
+    return {d for d in entity.descriptors if not d.startswith(CONTEXT)}
+
+
+def _distinct(a: Entity, b: Entity) -> bool:
+    """Can what is said around the name in each not be one thing?"""
+    sorts_a, sorts_b = sorts_of(a.descriptors), sorts_of(b.descriptors)
+    if sorts_a and sorts_b and not compatible(sorts_a, sorts_b):
+        return True
+    # Different names around it: two people ("Jordan Pike", "Jordan Reyes"). Capitalised
+    # words around a place or a business are its address or its trade, not another name.
+    if "org" in sorts_a or "org" in sorts_b:
+        return False
+    words_a = {d for d in _own(a) if d.startswith("w:")}
+    words_b = {d for d in _own(b) if d.startswith("w:")}
+    return bool(words_a and words_b and not words_a & words_b)
 
 
 def _ranked(sets) -> tuple[str, ...]:

@@ -29,13 +29,15 @@ import re
 from collections import Counter
 from typing import Any, Iterable
 
+import numpy as np
+
 from ..config import AmbiguitySection
+from ..files import from_json_array, json_array
 
 # The sort of thing a vocabulary describes; a person and their company go together.
 SORTS = {"kinship": "person", "roles": "person", "species": "animal", "organisations": "org"}
 _COMPATIBLE = {frozenset({"person", "org"})}
 _POSSESSIVE = re.compile(r"['’]s$")
-_SHORT_TITLE = 3      # "Dr", "St": a capitalised word this short may be followed by "."
 
 
 @dataclasses.dataclass(frozen=True)
@@ -96,30 +98,73 @@ def name_key(word: str) -> str:
 
 @dataclasses.dataclass
 class EntityIndex:
-    # name -> [(document row, descriptors)]: one record per entity mentioned in a document.
-    postings: dict[str, list[tuple[int, tuple[str, ...]]]]
-    # name -> [times written capitalised, times written at all]
-    capitals: dict[str, list[int]]
+    """Per name its records (document row, descriptors), as flat arrays: a few Python
+    objects instead of millions, so loading is quick and the garbage collector never walks
+    them on the question path."""
+    names: list[str]               # sorted
+    rec_ptr: np.ndarray            # int64 (n_names + 1): where each name's records start
+    rec_doc: np.ndarray            # int32: each record's document row
+    desc_ptr: np.ndarray           # int64 (n_records + 1): where each record's descriptors start
+    desc_ids: np.ndarray           # int32: into `descriptors`
+    descriptors: list[str]
+    capitals: np.ndarray           # int64 (n_names, 2): times written capitalised, at all
 
-    def to_json(self) -> dict[str, Any]:
-        return {"postings": {k: [[d, list(ds)] for d, ds in v] for k, v in self.postings.items()},
-                "capitals": self.capitals}
+    def __post_init__(self) -> None:
+        self._ids = {name: i for i, name in enumerate(self.names)}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "EntityIndex":
-        return cls(postings={str(k): [(int(d), tuple(str(x) for x in ds)) for d, ds in v]
-                             for k, v in data["postings"].items()},
-                   capitals={str(k): [int(a), int(b)] for k, (a, b) in data["capitals"].items()})
+    def of(cls, postings: dict[str, list[tuple[int, tuple[str, ...]]]],
+           capitals: dict[str, tuple[int, int]]) -> "EntityIndex":
+        names = sorted(postings)
+        vocabulary: dict[str, int] = {}
+        rec_ptr, rec_doc, desc_ptr, desc_ids = [0], [], [0], []
+        for name in names:
+            for doc, descs in postings[name]:
+                rec_doc.append(doc)
+                desc_ids.extend(vocabulary.setdefault(d, len(vocabulary)) for d in descs)
+                desc_ptr.append(len(desc_ids))
+            rec_ptr.append(len(rec_doc))
+        return cls(names, np.asarray(rec_ptr, dtype=np.int64), np.asarray(rec_doc, dtype=np.int32),
+                   np.asarray(desc_ptr, dtype=np.int64), np.asarray(desc_ids, dtype=np.int32),
+                   list(vocabulary), np.asarray([capitals[n] for n in names], dtype=np.int64).reshape(len(names), 2))
+
+    def record_rows(self, name: str) -> np.ndarray:
+        """The rows of the name's records (one per entity a document mentions)."""
+        i = self._ids.get(name)
+        return np.arange(0) if i is None else np.arange(self.rec_ptr[i], self.rec_ptr[i + 1])
+
+    def record(self, row: int) -> tuple[int, tuple[str, ...]]:
+        """(document row, descriptors) of one record."""
+        ids = self.desc_ids[self.desc_ptr[row]:self.desc_ptr[row + 1]]
+        return int(self.rec_doc[row]), tuple(self.descriptors[j] for j in ids)
+
+    _ARRAYS = ("rec_ptr", "rec_doc", "desc_ptr", "desc_ids", "capitals")
+
+    def to_arrays(self) -> dict[str, np.ndarray]:
+        out = {name: getattr(self, name) for name in self._ARRAYS}
+        out.update(names=json_array(self.names), descriptors=json_array(self.descriptors))
+        return out
+
+    @classmethod
+    def from_arrays(cls, arrays: dict[str, np.ndarray]) -> "EntityIndex":
+        index = cls(names=from_json_array(arrays["names"]), descriptors=from_json_array(arrays["descriptors"]),
+                    **{name: arrays[name] for name in cls._ARRAYS})
+        n, r = len(index.names), len(index.rec_doc)
+        if (index.rec_ptr.shape != (n + 1,) or index.desc_ptr.shape != (r + 1,) or index.capitals.shape != (n, 2)
+                or (index.desc_ids.size and not 0 <= index.desc_ids.min() <= index.desc_ids.max() < len(index.descriptors))
+                or (n and index.rec_ptr[-1] != r) or (r and index.desc_ptr[-1] != index.desc_ids.size)):
+            raise ValueError("entity index arrays do not fit together")
+        return index
 
     def is_name(self, word: str, capitalised: bool, share: float) -> bool:
         """A word of a question names something: the documents mention it as a name, and
         either the question capitalises it or the documents nearly always do."""
-        key = name_key(word)
-        if key not in self.postings:
+        i = self._ids.get(name_key(word))
+        if i is None:
             return False
         if capitalised:
             return True
-        caps, total = self.capitals.get(key, (0, 0))
+        caps, total = self.capitals[i]
         return total > 0 and caps / total >= share
 
 
@@ -143,8 +188,7 @@ class EntityExtractor:
         for row, (text, meta) in enumerate(zip(texts, docs)):
             for name, records in self.document(text, meta, caps, total).items():
                 postings.setdefault(name, []).extend((row, r) for r in records)
-        capitals = {name: [caps[name], total[name]] for name in postings}
-        return EntityIndex(postings, capitals)
+        return EntityIndex.of(postings, {name: (caps[name], total[name]) for name in postings})
 
     # ---- one document ------------------------------------------------------------------
     def document(self, text: str, meta: dict[str, Any], caps: Counter | None = None,
@@ -175,8 +219,10 @@ class EntityExtractor:
     def _descriptors(self, i: int, text: str, matches: list[re.Match], lower: list[str],
                      hits: list[tuple[int, int, str]]) -> set[str]:
         out: set[str] = set()
+        possessive = bool(_POSSESSIVE.search(matches[i].group()))
         # Capitalised neighbours, each way, while only spaces (or a title's dot) separate them.
         for step in (-1, 1):
+            found: set[str] = set()
             j = i
             for _ in range(self.cfg.neighbours):
                 k = j + step
@@ -184,12 +230,18 @@ class EntityExtractor:
                     break
                 a, b = (k, j) if step < 0 else (j, k)
                 gap = text[matches[a].end():matches[b].start()]
-                titled = gap.startswith(".") and len(matches[a].group()) <= _SHORT_TITLE and self.gap_re.match(gap[1:])
-                if not (self.gap_re.match(gap) or titled) or not matches[k].group()[0].isupper():
+                # "Dr. Anita Hale": a title's dot joins; any other dot ends the name.
+                titled = (gap.startswith(".") and (lower[a] in self.honorifics or lower[a] in self.vocab.words)
+                          and self.gap_re.fullmatch(gap[1:]))
+                if not (self.gap_re.fullmatch(gap) or titled) or not matches[k].group()[0].isupper():
                     break
                 if lower[k] not in self.honorifics and lower[k] not in self.never:
-                    out.add(self._tag(lower[k], hits, k))
+                    found.add(self._tag(lower[k], hits, k))
                 j = k
+            # After a possessive the capitalised words are the name's business ("Pepper's
+            # Bakery") or only something of the name's ("Theo's Cub Scouts").
+            if step < 0 or not possessive or any(t.startswith("organisations:") for t in found):
+                out |= found
         # Vocabulary words in the same clause, a few words away, or in a parenthesis after it.
         start, end = matches[i].start(), matches[i].end()
         paren = re.match(r"\s*\(([^)]{0,%d})\)" % self.cfg.parenthesis_chars, text[end:])
@@ -197,9 +249,11 @@ class EntityExtractor:
         w = self.cfg.window_words
         # After a possessive the words describe something of the name's, not the name:
         # "Willow's mom", "Maggie's vet".
-        ahead = 0 if _POSSESSIVE.search(matches[i].group()) else w
+        ahead = 0 if possessive else w
         for first, last, tag in hits:
-            if first <= i <= last:
+            # An organisation is one when its word is part of the name ("Pepper's Bakery");
+            # "Ada school portrait" is what Ada does, not what Ada is.
+            if first <= i <= last or tag.startswith("organisations:"):
                 continue
             if paren and start < matches[first].start() and matches[last].end() <= paren_end:
                 out.add(tag)

@@ -54,7 +54,7 @@ GENERATION_KEY = "generation"       # counts publications: a reader reloads on a
 INDEX_FILE = "query_index.npz"
 LEGACY_FILES = ("query_index.pkl",)  # pickles of older versions: deleted, never read
 DIRTY = "dirty"
-_FORMAT = 7
+_FORMAT = 8
 # The metadata keys that name who a document's voice belongs to, most specific first:
 # near-duplicates from one voice (a monthly bill, a weekly newsletter) are one piece of
 # evidence, not many.
@@ -450,7 +450,8 @@ def to_arrays(index: QueryIndex, config: Config) -> dict[str, np.ndarray]:
            "fingerprint": np.array(index.fingerprint),
            "chunk_ids": json_array(list(index.chunk_ids)), "chunk_texts": json_array(index.chunk_texts),
            "docs": json_array(index.docs), "type_names": json_array(index.type_names),
-           "kind_names": json_array(index.kind_names), "entities": json_array(index.entities.to_json())}
+           "kind_names": json_array(index.kind_names)}
+    out.update({f"entities.{k}": v for k, v in index.entities.to_arrays().items()})
     out.update({name: getattr(index, name) for name in _ARRAYS})
     for prefix, _cls, attr in _PARTS:
         part = getattr(index, prefix[:-1])
@@ -489,7 +490,8 @@ def from_arrays(arrays: dict[str, np.ndarray], config: Config) -> QueryIndex | N
         chunk_texts=from_json_array(arrays["chunk_texts"]), docs=from_json_array(arrays["docs"]),
         type_names=tuple(from_json_array(arrays["type_names"])),
         kind_names=tuple(from_json_array(arrays["kind_names"])),
-        entities=EntityIndex.from_json(from_json_array(arrays["entities"])),
+        entities=EntityIndex.from_arrays({k[len("entities."):]: v for k, v in arrays.items()
+                                          if k.startswith("entities.")}),
         **{name: arrays[name] for name in _ARRAYS}, **parts)
     return index if _consistent(index, config) else None
 
@@ -514,5 +516,7 @@ def _consistent(ix: QueryIndex, config: Config) -> bool:
         if values.dtype.kind not in "iu" or (values.size and not 0 <= values.min() <= values.max() < bound):
             return False
     if ix.doc_chunk_ptr.dtype.kind not in "iu" or ix.occ_ptr.dtype.kind not in "iu":
+        return False
+    if ix.entities.rec_doc.size and not 0 <= ix.entities.rec_doc.min() <= ix.entities.rec_doc.max() < m:
         return False
     return ix.bm25.weights_.shape[0] == n and ix.graph.adjacency_.shape == (n, n)
