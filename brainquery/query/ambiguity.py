@@ -199,7 +199,9 @@ class AmbiguityFinder:
             covered.append(float(cover.max()) if cover.size else 0.0)
         best = max(covered)
         if best <= 0.0:
-            return entities
+            # The question asks about something none of them has ("Ida's ballet recital"
+            # with no recital anywhere): which one is meant changes nothing, say so plainly.
+            return []
         kept = [dataclasses.replace(e, coverage=c) for e, c in zip(entities, covered)
                 if c >= self.cfg.topic_share * best]
         return sorted(kept, key=lambda e: (-e.coverage, not e.descriptors, not e.described))
@@ -250,9 +252,10 @@ def _distinct(a: Entity, b: Entity) -> bool:
     sorts_a, sorts_b = sorts_of(a.descriptors), sorts_of(b.descriptors)
     if sorts_a and sorts_b and not compatible(sorts_a, sorts_b):
         return True
-    # Different names around it: two people ("Jordan Pike", "Jordan Reyes"). Capitalised
-    # words around a place or a business are its address or its trade, not another name.
-    if "org" in sorts_a or "org" in sorts_b:
+    # Different names around it, one of them known to be a person: two people ("Coach
+    # Jordan Pike", "Jordan Reyes"). Capitalised words around a place, a business or a thing
+    # are its address, its trade or its make, not another name.
+    if "org" in sorts_a or "org" in sorts_b or "person" not in sorts_a | sorts_b:
         return False
     words_a = {d for d in _own(a) if d.startswith("w:")}
     words_b = {d for d in _own(b) if d.startswith("w:")}
