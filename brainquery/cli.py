@@ -274,6 +274,13 @@ def render_answer(result) -> str:
         # A value alone: the sentence it came from says what it is a value of.
         lines.append(f"   “{result.evidence['text'][:200]}” — {result.evidence['title'][:60]}")
     lines.append(f"   {result.message} (confidence {result.confidence:.2f})")
+    if result.candidates:
+        # Asked back: what each entity sharing the name is, its answer, and how to ask for it.
+        lines.append("Candidates:")
+        for n, c in enumerate(result.candidates, 1):
+            lines.append(f"  {n}. {c['description'] or c['title']}: {c['answer'] or '—'}")
+            lines.append(f"     {c['title'][:60]} — {c['source']}")
+            lines.append(f"     ask: {c['question']}")
     if result.conflicts:
         lines.append("Conflicting answers:")
         lines += [f"  {c.answer:24} {c.doc_type:14} {(c.source_date or 'undated')[:10]}  {c.title}"

@@ -103,6 +103,10 @@ class EvaluationSection:
     calendar_dev_right: float
     calendar_dev2_right: float
     calendar_heldout_right: float
+    ambiguity_dev_asked: float
+    ambiguity_dev_qualified_asked: float
+    ambiguity_heldout_asked: float
+    ambiguity_heldout_qualified_asked: float
 
 
 @dataclasses.dataclass(frozen=True)
@@ -307,6 +311,60 @@ class EventsSection:
 
 
 @dataclasses.dataclass(frozen=True)
+class AmbiguitySection:
+    """Names shared by several entities, asked back (brainquery.query.entities, .ambiguity)."""
+    word_pattern: str
+    neighbour_gap: str
+    clause_break: str
+    neighbours: int
+    window_words: int
+    parenthesis_chars: int
+    honorifics: tuple[str, ...]
+    not_names: tuple[str, ...]
+    greetings: tuple[str, ...]
+    capitalised_share: float
+    # Vocabularies: (label, phrase, phrase...) per row; person_kinds name those of people.
+    kinship: tuple[tuple[str, ...], ...]
+    species: tuple[tuple[str, ...], ...]
+    roles: tuple[tuple[str, ...], ...]
+    organisations: tuple[tuple[str, ...], ...]
+    person_kinds: tuple[str, ...]
+    webmail_domains: tuple[str, ...]
+    generic_words: tuple[str, ...]
+    assign_cosine: float
+    max_docs: int
+    topic_share: float
+    confidence_cap: float
+    max_candidates: int
+    description_words: int
+    message: str
+
+    VOCABULARIES = ("kinship", "species", "roles", "organisations")
+
+    def __post_init__(self) -> None:
+        for key in ("word_pattern", "neighbour_gap", "clause_break"):
+            try:
+                re.compile(getattr(self, key))
+            except re.error as err:
+                raise ConfigError(f"config key ambiguity.{key} is not a regex: {err}") from err
+        for key in self.VOCABULARIES:
+            for row in getattr(self, key):
+                if len(row) < 2:
+                    raise ConfigError(f"config key ambiguity.{key}: each row is a label and at least "
+                                      f"one phrase, got {list(row)}")
+        unknown = sorted(set(self.person_kinds) - set(self.VOCABULARIES))
+        if unknown:
+            raise ConfigError(f"config key ambiguity.person_kinds names unknown vocabularies: {', '.join(unknown)}")
+        if "{name}" not in self.message:
+            raise ConfigError("config key ambiguity.message must hold {name}")
+        for key in ("neighbours", "window_words", "max_docs", "max_candidates"):
+            if getattr(self, key) < 1:
+                raise ConfigError(f"config key ambiguity.{key} must be at least 1")
+        if not 0.0 <= self.confidence_cap <= 1.0:
+            raise ConfigError("config key ambiguity.confidence_cap must be in [0, 1]")
+
+
+@dataclasses.dataclass(frozen=True)
 class ConfidenceSection:
     question_words: tuple[str, ...]
     min_coverage: float
@@ -382,6 +440,7 @@ class Config:
     type_weight: TypeWeightSection
     answer: AnswerSection
     events: EventsSection
+    ambiguity: AmbiguitySection
     confidence: ConfidenceSection
     web: WebSection
 

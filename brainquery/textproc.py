@@ -71,6 +71,10 @@ class Analyzer:
     def __call__(self, text: str) -> list[str]:
         return self.tokens(text)
 
+    @property
+    def stopwords(self) -> frozenset[str]:
+        return frozenset(self._stopwords)
+
     def tokens(self, text: str) -> list[str]:
         """Stemmed content terms, in no particular order: a bag of words for BM25 and TF-IDF."""
         parts, joined = self._split(text)

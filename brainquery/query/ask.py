@@ -14,6 +14,7 @@ from typing import Any, Callable
 import numpy as np
 
 from . import answer as answers
+from .ambiguity import Ambiguity, AmbiguityFinder, describe, qualified_question, qualifier
 from .anchor import anchored_window, find_anchor
 from ..storage.chunking import join_chunks
 from ..config import Config
@@ -123,6 +124,10 @@ class AskResult:
     # A calendar answer's occurrences (answer_kind "occurrence" / "no_occurrence"): start,
     # end, status (confirmed, cancelled, moved), moved_from, location, title, source, all_day.
     occurrences: list[dict[str, Any]] = dataclasses.field(default_factory=list)
+    # Asked back (answer_kind "ambiguous"): the entities sharing the name, each with
+    # `description` (what the documents say it is), `answer` (its best answer), `source`,
+    # `title`, `doc_id`, `qualifier` and `question` (the question re-asked with it).
+    candidates: list[dict[str, Any]] = dataclasses.field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         out = dataclasses.asdict(self)
@@ -157,6 +162,7 @@ class Asker:
         # When each chunk's document was written (events: never "not yet"), per chunk.
         epoch = index.doc_epoch[index.chunk_doc]
         self._written_at = np.where(index.doc_type[index.chunk_doc] == self._event_code, -np.inf, epoch)
+        self._ambiguity = AmbiguityFinder(index, config.ambiguity, self.analyzer, self._question_words)
 
     def ask(self, question: str, now: datetime, k: int | None = None,
             pattern: str | None = None) -> AskResult:
@@ -188,6 +194,11 @@ class Asker:
                         "start": route.window.start.isoformat(), "end": route.window.end.isoformat(),
                         "kind": route.window.kind, "text": route.window.text,
                         **({"anchor": route.window.anchor} if route.window.anchor else {})})
+        # A time the question names (a holiday too) says when, not which one.
+        when = set() if route.window is None else set(self.analyzer.tokens(route.window.text))
+        ambiguity = self._ambiguity.find(question, query.hybrid_all, when)
+        if ambiguity is not None:
+            return self._ask_back(question, ambiguity, query, term_weights, base)
         # The best coverage among the leading documents: the answer may sit in the second.
         top_cover = max((r.parts["coverage"] for r in ranked[:self.config.scoring.halt_top_k]),
                         default=0.0)
@@ -267,6 +278,32 @@ class Asker:
                          message=message, conflicts=conflicts, coverage=round(top_cover, 4),
                          level=level, answer_kind=kind if value_answer else "sentence",
                          evidence=evidence if extract.text else None, **base)
+
+    def _ask_back(self, question: str, ambiguity: Ambiguity, query: Query,
+                  term_weights: dict[str, float], base: dict[str, Any]) -> AskResult:
+        """The name is shared and the question does not say which: each entity with its
+        best answer, and the question back."""
+        cfg = self.config.ambiguity
+        candidates = []
+        for entity in ambiguity.entities[:cfg.max_candidates]:
+            doc = entity.docs[0]
+            meta = self.index.docs[doc]
+            extract = self._extract(doc, query.kind, term_weights)
+            word = qualifier(entity)
+            candidates.append({
+                "description": describe(entity, self.index, cfg.description_words),
+                "answer": (extract.shown or extract.text) or None,
+                "source": str(meta.get("source", "")), "title": str(meta.get("title", "")),
+                "doc_type": str(meta.get("doc_type", "")), "source_date": meta.get("source_date") or None,
+                "doc_id": str(meta.get("doc_id", "")), "qualifier": word,
+                "question": qualified_question(question, ambiguity.name, word)})
+        message = cfg.message.format(name=ambiguity.name)
+        answer = message + " " + "; ".join(
+            f"{ambiguity.name} ({c['description']}): {c['answer'] or c['title']}" for c in candidates)
+        coverage = max(e.coverage for e in ambiguity.entities)
+        return AskResult(answer=answer, confidence=round(cfg.confidence_cap, 4), message=message,
+                         conflicts=[], coverage=round(coverage, 4), level="unknown",
+                         answer_kind="ambiguous", candidates=candidates, **base)
 
     def _event_answer(self, question: str, route: Route, kind: str | None, top: Ranked,
                       now: datetime):

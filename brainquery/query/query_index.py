@@ -40,7 +40,9 @@ from ..storage import model_cache
 from .answer import strip_quoted
 from .bm25 import SparseBM25
 from ..config import Config
+from ..storage.chunking import join_chunks
 from ..storage.embedding import DenseEmbedder
+from .entities import EntityExtractor, EntityIndex
 from .evidence import EvidenceGraph
 from ..files import from_json_array, json_array, read_arrays, write_arrays
 from ..storage.store import Store
@@ -53,7 +55,7 @@ GENERATION_KEY = "generation"       # counts publications: a reader reloads on a
 INDEX_FILE = "query_index.npz"
 LEGACY_FILES = ("query_index.pkl",)  # pickles of older versions: deleted, never read
 DIRTY = "dirty"
-_FORMAT = 8   # 6: a message's sender names join its words for BM25; 7-8: calendar fields
+_FORMAT = 9   # 6: a message's sender names join its words for BM25; 7-8: calendar fields; 9: entities
 # The metadata keys that name who a document's voice belongs to, most specific first:
 # near-duplicates from one voice (a monthly bill, a weekly newsletter) are one piece of
 # evidence, not many.
@@ -93,6 +95,7 @@ class QueryIndex:
     doc_chunk_ptr: np.ndarray      # ... and where each document's rows start (n_docs + 1)
     occ_ptr: np.ndarray            # where each document's occurrences start (n_docs + 1)
     doc_last_end: np.ndarray       # the end of each document's last occurrence (-inf: none)
+    entities: EntityIndex          # names in the documents and what they name (entities.py)
 
     @property
     def n_chunks(self) -> int:
@@ -217,6 +220,8 @@ def build(store: Store, config: Config) -> QueryIndex:
     np.maximum.at(doc_last_end, occ_doc, occ_end)
     bm25, graph = _word_indexes(scan, docs, chunk_doc, config)
     kind_names, chunk_kinds = _chunk_kinds(scan.texts, config)
+    doc_chunk_ptr = _pointers(chunk_doc[doc_chunk_order], len(docs))
+    entities = _entities(scan.texts, docs, doc_chunk_order, doc_chunk_ptr, config)
     return QueryIndex(
         fingerprint=_fingerprint(scan.ids, [r.content_hash for r in scan.rows], dense if scan.ids else None,
                                  scan.embeddings),
@@ -226,8 +231,8 @@ def build(store: Store, config: Config) -> QueryIndex:
         type_names=type_names, occ_doc=occ_doc, occ_start=occ_start, occ_end=occ_end,
         bm25=bm25, graph=graph, dense=dense if scan.ids else None, kind_names=kind_names,
         chunk_kinds=chunk_kinds, doc_chunk_order=doc_chunk_order,
-        doc_chunk_ptr=_pointers(chunk_doc[doc_chunk_order], len(docs)),
-        occ_ptr=_pointers(occ_doc, len(docs)), doc_last_end=doc_last_end)
+        doc_chunk_ptr=doc_chunk_ptr,
+        occ_ptr=_pointers(occ_doc, len(docs)), doc_last_end=doc_last_end, entities=entities)
 
 
 def _scan(store: Store, dims: int) -> _Scan:
@@ -289,6 +294,13 @@ def _word_indexes(scan: _Scan, docs: list[dict[str, Any]], chunk_doc: np.ndarray
         [analyzer.words(unquoted(model_cache.embed_text(r.title, t))) for r, t in zip(scan.rows, scan.texts)],
         [r.group for r in scan.rows], docs=chunk_doc)
     return bm25, graph
+
+
+def _entities(texts: list[str], docs: list[dict[str, Any]], order: np.ndarray, ptr: np.ndarray,
+              config: Config) -> EntityIndex:
+    """The entity index over each document's whole text (its chunks joined, overlaps once)."""
+    whole = ["\n".join(join_chunks([texts[i] for i in order[ptr[d]:ptr[d + 1]]])) for d in range(len(docs))]
+    return EntityExtractor(config.ambiguity, Analyzer(config.text).stopwords).build(whole, docs)
 
 
 def _chunk_kinds(texts: list[str], config: Config) -> tuple[tuple[str, ...], np.ndarray]:
@@ -420,11 +432,18 @@ def _fingerprint(ids: list[str], hashes: list[str], dense: DenseEmbedder | None,
     return digest.hexdigest()[:16]
 
 
+def _extraction_settings(config: Config) -> tuple:
+    """The [ambiguity] keys the entity index is read with (the others are used per question)."""
+    a = config.ambiguity
+    return (a.word_pattern, a.neighbour_gap, a.clause_break, a.neighbours, a.window_words,
+            a.parenthesis_chars, a.honorifics, a.not_names, a.greetings, a.webmail_domains, *(getattr(a, k) for k in a.VOCABULARIES))
+
+
 def _config_key(config: Config) -> str:
     """Index settings that change the cached arrays: another config means a rebuild."""
     parts = (config.text, config.bm25, config.graph, config.embedding, config.scoring.undated_date_sources,
              config.scoring.attachment_context_chars,
-             config.answer.spans)
+             config.answer.spans, _extraction_settings(config))
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
 
 
@@ -442,6 +461,7 @@ def to_arrays(index: QueryIndex, config: Config) -> dict[str, np.ndarray]:
            "chunk_ids": json_array(list(index.chunk_ids)), "chunk_texts": json_array(index.chunk_texts),
            "docs": json_array(index.docs), "type_names": json_array(index.type_names),
            "kind_names": json_array(index.kind_names)}
+    out.update({f"entities.{k}": v for k, v in index.entities.to_arrays().items()})
     out.update({name: getattr(index, name) for name in _ARRAYS})
     for prefix, _cls, attr in _PARTS:
         part = getattr(index, prefix[:-1])
@@ -480,6 +500,8 @@ def from_arrays(arrays: dict[str, np.ndarray], config: Config) -> QueryIndex | N
         chunk_texts=from_json_array(arrays["chunk_texts"]), docs=from_json_array(arrays["docs"]),
         type_names=tuple(from_json_array(arrays["type_names"])),
         kind_names=tuple(from_json_array(arrays["kind_names"])),
+        entities=EntityIndex.from_arrays({k[len("entities."):]: v for k, v in arrays.items()
+                                          if k.startswith("entities.")}),
         **{name: arrays[name] for name in _ARRAYS}, **parts)
     return index if _consistent(index, config) else None
 
@@ -504,5 +526,7 @@ def _consistent(ix: QueryIndex, config: Config) -> bool:
         if values.dtype.kind not in "iu" or (values.size and not 0 <= values.min() <= values.max() < bound):
             return False
     if ix.doc_chunk_ptr.dtype.kind not in "iu" or ix.occ_ptr.dtype.kind not in "iu":
+        return False
+    if ix.entities.rec_doc.size and not 0 <= ix.entities.rec_doc.min() <= ix.entities.rec_doc.max() < m:
         return False
     return ix.bm25.weights_.shape[0] == n and ix.graph.adjacency_.shape == (n, n)

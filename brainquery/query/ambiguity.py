@@ -1,0 +1,279 @@
+"""Ambiguous names: does the question name something several entities share, and nothing
+else in it tells them apart? Then the answer is a question back ("Which Maggie do you mean?").
+
+For each name in the question (a word the entity index knows as a name: capitalised in the
+question, or nearly always capitalised in the documents) the documents that mention it —
+at most `max_docs`, those the question scores best — are grouped into entities: records
+sharing a descriptor (a word such as "pike", a label such as "species:cat") are one entity;
+a document that mentions the name bare joins the entity its text resembles most (dense
+vectors), or stands alone. Then the question picks among them:
+
+1. by descriptor: a word or vocabulary label of the question that describes some entities
+   and not the others ("Grandma Maggie", "the cat", "Coach Jordan", "Pepper's Bakery");
+2. by topic: the question's other words (not question words, not the time window's, not
+   words every entity has: an appointment, a number, a cost) covered by one entity's
+   documents much better than by the others' ("the vet ... weight", "the Hartwell pitch").
+
+Two or more entities left: ask back. The work is bounded by `max_docs` per name.
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+
+import numpy as np
+
+from ..config import AmbiguitySection
+from ..textproc import Analyzer
+from .coverage import TopicTerms
+from .entities import CONTEXT, SORTS, EntityExtractor, compatible, name_key, plain, sorts_of
+from .query_index import QueryIndex
+
+
+@dataclasses.dataclass(frozen=True)
+class Entity:
+    descriptors: tuple[str, ...]   # what the documents say it is, most said first
+    docs: tuple[int, ...]          # its documents, best for the question first
+    coverage: float                # of the question's other words, by its best document
+
+    @property
+    def described(self) -> bool:
+        """Described by the words around its name, not only by its documents' senders."""
+        return any(not d.startswith(CONTEXT) for d in self.descriptors)
+
+
+@dataclasses.dataclass(frozen=True)
+class Ambiguity:
+    name: str                      # as the question writes it
+    entities: tuple[Entity, ...]   # two or more, the best for the question first
+
+
+class AmbiguityFinder:
+    def __init__(self, index: QueryIndex, cfg: AmbiguitySection, analyzer: Analyzer,
+                 question_words: set[str]):
+        self.index = index
+        self.cfg = cfg
+        self.analyzer = analyzer
+        self.extractor = EntityExtractor(cfg, analyzer.stopwords)
+        self.question_words = question_words
+        self.generic = set(analyzer.tokens(" ".join(cfg.generic_words))) | set(cfg.generic_words)
+
+    def find(self, question: str, hybrid: np.ndarray, window_words: set[str]) -> Ambiguity | None:
+        """`hybrid`: each chunk's hybrid score for the question (-inf: not a candidate,
+        e.g. written after `now`)."""
+        names = self._names(question, window_words)
+        if not names:
+            return None
+        doc_scores = self._doc_scores(hybrid)
+        for word, capitalised in names:
+            entities = self._entities(name_key(word), doc_scores)
+            if len(entities) < 2:
+                continue
+            entities = self._by_descriptor(question, word, entities)
+            if len(entities) < 2:
+                continue
+            entities = self._by_topic(question, word, entities, window_words)
+            # Two entities are two when what the words around the name say cannot be one
+            # thing: a person and an animal or a business, or two people with different
+            # first names or surnames. A document that names it bare, or only by who sent it
+            # (a household member is written to by many organisations), or by what the name
+            # does ("Ada - dentist", "Ada - school portrait"), says too little.
+            described = [e for e in entities if e.described]
+            if any(_distinct(a, b) for n, a in enumerate(described) for b in described[n + 1:]):
+                return Ambiguity(name=_display(word), entities=tuple(entities))
+        return None
+
+    def _doc_scores(self, hybrid: np.ndarray) -> np.ndarray:
+        """Each document's best chunk score: one reduce over chunks grouped by document."""
+        index = self.index
+        out = np.full(index.n_docs, -np.inf)
+        if not index.n_chunks:
+            return out
+        ptr = index.doc_chunk_ptr
+        has = ptr[1:] > ptr[:-1]
+        out[has] = np.maximum.reduceat(hybrid[index.doc_chunk_order], ptr[:-1][has])
+        return out
+
+    # ---- the names -----------------------------------------------------------------
+    def _names(self, question: str, when: set[str]) -> list[tuple[str, bool]]:
+        """The question's names; a word that named its time window ("Thanksgiving") is a
+        time, not an entity."""
+        words = self.extractor.word_re.findall(question)
+        out = []
+        for position, word in enumerate(words):
+            key = name_key(word)
+            if (key in self.extractor.never or key in self.extractor.vocab.words or key in self.question_words
+                    or when.intersection(self.analyzer.tokens(key))):
+                continue
+            # The first word of a question is capitalised by grammar, not as a name.
+            capitalised = word[0].isupper() and position > 0
+            if self.index.entities.is_name(word, capitalised, self.cfg.capitalised_share):
+                out.append((word, capitalised))
+        return out
+
+    # ---- the entities ----------------------------------------------------------------
+    def _entities(self, name: str, doc_scores: np.ndarray) -> list[Entity]:
+        entities = self.index.entities
+        rows = entities.record_rows(name)
+        docs = entities.rec_doc[rows]
+        scores = doc_scores[docs]
+        rows, docs, scores = rows[np.isfinite(scores)], docs[np.isfinite(scores)], scores[np.isfinite(scores)]
+        if not rows.size:
+            return []
+        # The documents the question scores best, at most max_docs: bounded work per name.
+        best = np.unique(docs[np.argsort(-scores, kind="stable")][:self.cfg.max_docs * 4])
+        keep = set(sorted(best.tolist(), key=lambda d: -doc_scores[d])[:self.cfg.max_docs])
+        postings = [entities.record(int(r)) for r, d in zip(rows, docs) if int(d) in keep]
+        own = f"w:{name}"
+        typed = [(d, {x for x in ds if plain(x) != own}) for d, ds in postings if ds]
+        parent = list(range(len(typed)))
+
+        def root(i: int) -> int:
+            while parent[i] != i:
+                parent[i] = parent[parent[i]]
+                i = parent[i]
+            return i
+
+        # Records sharing a descriptor are one entity; the labels of a document's sender
+        # ("a clinic", "a company") are too common to join on, its words are not.
+        owner: dict[str, int] = {}
+        for i, (_, ds) in enumerate(typed):
+            for d in (plain(x) for x in ds if not x.startswith(CONTEXT) or _is_word(plain(x))):
+                if d in owner:
+                    parent[root(i)] = root(owner[d])
+                else:
+                    owner[d] = i
+        groups: dict[int, list[int]] = {}
+        for i in range(len(typed)):
+            groups.setdefault(root(i), []).append(i)
+        members = [sorted({typed[i][0] for i in g}, key=lambda d: -doc_scores[d]) for g in groups.values()]
+        descriptors = [_ranked(typed[i][1] for i in g) for g in groups.values()]
+        # Bare mentions join the entity whose documents they resemble most, or stand alone.
+        bare = sorted({d for d, ds in postings if not ds} - {d for m in members for d in m},
+                      key=lambda d: -doc_scores[d])
+        if bare and members:
+            vectors = self._doc_vectors(sorted({d for m in members for d in m} | set(bare)))
+            centroids = np.stack([_unit(sum(vectors[d] for d in m)) for m in members])
+            for d in bare:
+                similarity = centroids @ vectors[d]
+                best = int(np.argmax(similarity))
+                if similarity[best] >= self.cfg.assign_cosine:
+                    members[best].append(d)
+                else:
+                    members.append([d])
+                    descriptors.append(())
+        elif bare:
+            members.append(bare)
+            descriptors.append(())
+        found = [Entity(descriptors=ds, docs=tuple(m), coverage=0.0) for m, ds in zip(members, descriptors)]
+        return sorted(found, key=lambda e: (not e.descriptors, not e.described))  # stable: best documents first
+
+    def _doc_vectors(self, docs: list[int]) -> dict[int, np.ndarray]:
+        index = self.index
+        return {d: _unit(index.embeddings[index.doc_rows(d)].sum(axis=0).astype(np.float64)) for d in docs}
+
+    # ---- what the question says --------------------------------------------------------
+    def _by_descriptor(self, question: str, name: str, entities: list[Entity]) -> list[Entity]:
+        """The entities a descriptor of the question describes, when it describes some
+        and not all."""
+        words = [name_key(w) for w in self.extractor.word_re.findall(question)]
+        said = {tag for _, _, tag in self.extractor.vocab.hits(words)}
+        said |= {f"w:{w}" for w in words if w != name_key(name) and w not in self.extractor.never
+                 and w not in self.question_words}
+        picked = [e for e in entities if said.intersection(map(plain, e.descriptors))]
+        return picked if 0 < len(picked) < len(entities) else entities
+
+    def _by_topic(self, question: str, name: str, entities: list[Entity],
+                  window_words: set[str]) -> list[Entity]:
+        """The entities whose documents cover the question's other words nearly as well as
+        the best one's."""
+        ignore = (self.question_words | window_words | self.generic | set(self.analyzer.tokens(name)))
+        topic = TopicTerms.of(question, self.analyzer, self.index.bm25, ignore)
+        if not topic.terms:
+            return entities
+        index = self.index
+        covered = []
+        for entity in entities:
+            rows = np.concatenate([index.doc_rows(d) for d in entity.docs])
+            cover = topic.of_chunks(index.bm25, rows)
+            covered.append(float(cover.max()) if cover.size else 0.0)
+        best = max(covered)
+        if best <= 0.0:
+            # The question asks about something none of them has ("Ida's ballet recital"
+            # with no recital anywhere): which one is meant changes nothing, say so plainly.
+            return []
+        kept = [dataclasses.replace(e, coverage=c) for e, c in zip(entities, covered)
+                if c >= self.cfg.topic_share * best]
+        return sorted(kept, key=lambda e: (-e.coverage, not e.descriptors, not e.described))
+
+
+def describe(entity: Entity, index: QueryIndex, words: int) -> str:
+    """A short description from the documents: its labels, then its words ("cat, vet,
+    Hillside"), or the title of its best document when nothing describes it."""
+    said = [plain(d) for d in entity.descriptors]
+    labels = list(dict.fromkeys(d.split(":", 1)[1] for d in said if d.split(":", 1)[0] in SORTS))
+    names = list(dict.fromkeys(d[2:].capitalize() for d in said if d.startswith("w:")))
+    parts = (labels[:words] + [" ".join(names[:words])] if names else labels[:words])
+    text = ", ".join(p for p in parts if p)
+    return text or str(index.docs[entity.docs[0]].get("title", "")).strip()
+
+
+def qualifier(entity: Entity) -> str:
+    """One word that picks this entity when put before the name."""
+    said = [plain(d) for d in entity.descriptors]
+    for d in said:
+        kind, _, value = d.partition(":")
+        if kind in ("kinship", "species", "roles"):
+            return value
+    for d in said:
+        kind, _, value = d.partition(":")
+        if kind == "w":
+            return value.capitalize()
+    return ""
+
+
+def qualified_question(question: str, name: str, word: str) -> str:
+    """The question with the qualifier before the name: "When is grandmother Maggie's visit?"."""
+    if not word:
+        return question
+    return re.sub(rf"\b{re.escape(name)}", f"{word} {name}", question, count=1, flags=re.IGNORECASE)
+
+
+def _is_word(descriptor: str) -> bool:
+    return descriptor.startswith(("w:", "d:"))
+
+
+def _own(entity: Entity) -> set[str]:
+    return {d for d in entity.descriptors if not d.startswith(CONTEXT)}
+
+
+def _distinct(a: Entity, b: Entity) -> bool:
+    """Can what is said around the name in each not be one thing?"""
+    sorts_a, sorts_b = sorts_of(a.descriptors), sorts_of(b.descriptors)
+    if sorts_a and sorts_b and not compatible(sorts_a, sorts_b):
+        return True
+    # Different names around it, one of them known to be a person: two people ("Coach
+    # Jordan Pike", "Jordan Reyes"). Capitalised words around a place, a business or a thing
+    # are its address, its trade or its make, not another name.
+    if "org" in sorts_a or "org" in sorts_b or "person" not in sorts_a | sorts_b:
+        return False
+    words_a = {d for d in _own(a) if d.startswith("w:")}
+    words_b = {d for d in _own(b) if d.startswith("w:")}
+    return bool(words_a and words_b and not words_a & words_b)
+
+
+def _ranked(sets) -> tuple[str, ...]:
+    counts: dict[str, int] = {}
+    for s in sets:
+        for d in s:
+            counts[d] = counts.get(d, 0) + 1
+    return tuple(sorted(counts, key=lambda d: (-counts[d], d)))
+
+
+def _unit(v: np.ndarray) -> np.ndarray:
+    norm = float(np.linalg.norm(v))
+    return v / norm if norm > 0 else v
+
+
+def _display(word: str) -> str:
+    return re.sub(r"['’]s$", "", word)

@@ -1,0 +1,315 @@
+"""The entity index: every name the documents use, with the words that say what it names.
+
+Built with the query index, in one pass over each document's text (linear in the corpus),
+and cached with it. A name is a capitalised word that is not a calendar word, a stopword
+or a descriptor itself; for each document that mentions it the index keeps what the text
+says around it:
+
+- capitalised neighbours on the same line: a surname or first name ("Jordan Pike", "Dr.
+  Anita Hale"), an organisation ("Pepper's Bakery", "Hale Plumbing & Heating"), a title
+  ("Coach Jordan", "Grandma Maggie"). Honorifics (Mrs., Mr.) are part of the name, not a
+  descriptor: two different Mrs. Kims share them;
+- words of the configured vocabularies (kinship, species, roles, organisations) a few words
+  away in the same clause, or in a parenthesis right after the name ("Maggie (our tabby
+  cat)", "Hale the plumber", "Mrs. Kim next door");
+- for a mention with nothing of its own, its document's context: the sender when that is
+  an organisation ("Hillside Animal Clinic"), the event's location.
+
+Descriptors are strings: "w:pike" for a word, "species:cat" for a vocabulary label,
+"d:hillsideanimalclinic.com" for an organisation's mail domain; "c." before one that came
+from the document's context rather than the words around the name. The
+mentions of one name in one document are one entity unless their sorts differ (a person and
+an animal: a note about Grandma's visit that also mentions the cat) — a document never
+glues two entities together.
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections import Counter
+from typing import Any, Iterable
+
+import numpy as np
+
+from ..config import AmbiguitySection
+from ..files import from_json_array, json_array
+
+# The sort of thing a vocabulary describes; a person and their company go together.
+SORTS = {"kinship": "person", "roles": "person", "species": "animal", "organisations": "org"}
+_COMPATIBLE = {frozenset({"person", "org"})}
+_POSSESSIVE = re.compile(r"['’]s$")
+
+
+@dataclasses.dataclass(frozen=True)
+class Vocabulary:
+    """The configured descriptor phrases, by their first word."""
+    by_first: dict[str, list[tuple[tuple[str, ...], str]]]   # word -> [(phrase words, "kind:label")]
+    words: frozenset[str]
+
+    @classmethod
+    def of(cls, cfg: AmbiguitySection, word_re: re.Pattern) -> "Vocabulary":
+        by_first: dict[str, list[tuple[tuple[str, ...], str]]] = {}
+        words = set()
+        for kind in cfg.VOCABULARIES:
+            for label, *phrases in getattr(cfg, kind):
+                for phrase in phrases:
+                    parts = tuple(w.lower() for w in word_re.findall(phrase))
+                    if parts:
+                        by_first.setdefault(parts[0], []).append((parts, f"{kind}:{label}"))
+                        words.update(parts)
+        for entries in by_first.values():
+            entries.sort(key=lambda e: -len(e[0]))     # the longest phrase first
+        return cls(by_first, frozenset(words))
+
+    def hits(self, lower: list[str]) -> list[tuple[int, int, str]]:
+        """(first word, last word, "kind:label") of every vocabulary phrase in the words."""
+        out = []
+        for i, word in enumerate(lower):
+            for parts, tag in self.by_first.get(word, ()):
+                if tuple(lower[i:i + len(parts)]) == parts:
+                    out.append((i, i + len(parts) - 1, tag))
+                    break
+        return out
+
+
+# Descriptors from a document's context (its sender, its place) carry this prefix: they join
+# entities like any other, but alone they do not show that an entity is a different one.
+CONTEXT = "c."
+
+
+def plain(descriptor: str) -> str:
+    return descriptor[len(CONTEXT):] if descriptor.startswith(CONTEXT) else descriptor
+
+
+def sorts_of(descriptors: Iterable[str]) -> set[str]:
+    kinds = (plain(d).split(":", 1)[0] for d in descriptors if not d.startswith(CONTEXT))
+    return {SORTS[k] for k in kinds if k in SORTS}
+
+
+def compatible(a: set[str], b: set[str]) -> bool:
+    union = a | b
+    return len(union) <= 1 or frozenset(union) in _COMPATIBLE
+
+
+def name_key(word: str) -> str:
+    """ "Pepper's" -> "pepper": a possessive names the same name."""
+    return _POSSESSIVE.sub("", word).lower()
+
+
+@dataclasses.dataclass
+class EntityIndex:
+    """Per name its records (document row, descriptors), as flat arrays: a few Python
+    objects instead of millions, so loading is quick and the garbage collector never walks
+    them on the question path."""
+    names: list[str]               # sorted
+    rec_ptr: np.ndarray            # int64 (n_names + 1): where each name's records start
+    rec_doc: np.ndarray            # int32: each record's document row
+    desc_ptr: np.ndarray           # int64 (n_records + 1): where each record's descriptors start
+    desc_ids: np.ndarray           # int32: into `descriptors`
+    descriptors: list[str]
+    capitals: np.ndarray           # int64 (n_names, 2): times written capitalised, at all
+
+    def __post_init__(self) -> None:
+        self._ids = {name: i for i, name in enumerate(self.names)}
+
+    @classmethod
+    def of(cls, postings: dict[str, list[tuple[int, tuple[str, ...]]]],
+           capitals: dict[str, tuple[int, int]]) -> "EntityIndex":
+        names = sorted(postings)
+        vocabulary: dict[str, int] = {}
+        rec_ptr, rec_doc, desc_ptr, desc_ids = [0], [], [0], []
+        for name in names:
+            for doc, descs in postings[name]:
+                rec_doc.append(doc)
+                desc_ids.extend(vocabulary.setdefault(d, len(vocabulary)) for d in descs)
+                desc_ptr.append(len(desc_ids))
+            rec_ptr.append(len(rec_doc))
+        return cls(names, np.asarray(rec_ptr, dtype=np.int64), np.asarray(rec_doc, dtype=np.int32),
+                   np.asarray(desc_ptr, dtype=np.int64), np.asarray(desc_ids, dtype=np.int32),
+                   list(vocabulary), np.asarray([capitals[n] for n in names], dtype=np.int64).reshape(len(names), 2))
+
+    def record_rows(self, name: str) -> np.ndarray:
+        """The rows of the name's records (one per entity a document mentions)."""
+        i = self._ids.get(name)
+        return np.arange(0) if i is None else np.arange(self.rec_ptr[i], self.rec_ptr[i + 1])
+
+    def record(self, row: int) -> tuple[int, tuple[str, ...]]:
+        """(document row, descriptors) of one record."""
+        ids = self.desc_ids[self.desc_ptr[row]:self.desc_ptr[row + 1]]
+        return int(self.rec_doc[row]), tuple(self.descriptors[j] for j in ids)
+
+    _ARRAYS = ("rec_ptr", "rec_doc", "desc_ptr", "desc_ids", "capitals")
+
+    def to_arrays(self) -> dict[str, np.ndarray]:
+        out = {name: getattr(self, name) for name in self._ARRAYS}
+        out.update(names=json_array(self.names), descriptors=json_array(self.descriptors))
+        return out
+
+    @classmethod
+    def from_arrays(cls, arrays: dict[str, np.ndarray]) -> "EntityIndex":
+        index = cls(names=from_json_array(arrays["names"]), descriptors=from_json_array(arrays["descriptors"]),
+                    **{name: arrays[name] for name in cls._ARRAYS})
+        n, r = len(index.names), len(index.rec_doc)
+        if (index.rec_ptr.shape != (n + 1,) or index.desc_ptr.shape != (r + 1,) or index.capitals.shape != (n, 2)
+                or (index.desc_ids.size and not 0 <= index.desc_ids.min() <= index.desc_ids.max() < len(index.descriptors))
+                or (n and index.rec_ptr[-1] != r) or (r and index.desc_ptr[-1] != index.desc_ids.size)):
+            raise ValueError("entity index arrays do not fit together")
+        return index
+
+    def is_name(self, word: str, capitalised: bool, share: float) -> bool:
+        """A word of a question names something: the documents mention it as a name, and
+        either the question capitalises it or the documents nearly always do."""
+        i = self._ids.get(name_key(word))
+        if i is None:
+            return False
+        if capitalised:
+            return True
+        caps, total = self.capitals[i]
+        return total > 0 and caps / total >= share
+
+
+class EntityExtractor:
+    """Reads names and their descriptors out of documents (config [ambiguity])."""
+
+    def __init__(self, cfg: AmbiguitySection, stopwords: Iterable[str]):
+        self.cfg = cfg
+        self.word_re = re.compile(cfg.word_pattern)
+        self.gap_re = re.compile(cfg.neighbour_gap)
+        self.break_re = re.compile(cfg.clause_break)
+        self.vocab = Vocabulary.of(cfg, self.word_re)
+        self.honorifics = frozenset(cfg.honorifics)
+        self.never = frozenset(cfg.not_names) | frozenset(stopwords) | self.honorifics
+        self.greetings = frozenset(cfg.greetings)
+
+    def build(self, texts: list[str], docs: list[dict[str, Any]]) -> EntityIndex:
+        postings: dict[str, list[tuple[int, tuple[str, ...]]]] = {}
+        caps: Counter = Counter()
+        total: Counter = Counter()
+        for row, (text, meta) in enumerate(zip(texts, docs)):
+            for name, records in self.document(text, meta, caps, total).items():
+                postings.setdefault(name, []).extend((row, r) for r in records)
+        return EntityIndex.of(postings, {name: (caps[name], total[name]) for name in postings})
+
+    # ---- one document ------------------------------------------------------------------
+    def document(self, text: str, meta: dict[str, Any], caps: Counter | None = None,
+                 total: Counter | None = None) -> dict[str, list[tuple[str, ...]]]:
+        """name -> the descriptor sets of the entities of that name this document mentions."""
+        sender = _display_name(str(meta.get("from") or ""))
+        header = "\n".join(x for x in (sender, str(meta.get("organizer") or "")) if x)
+        full = f"{header}\n\n{text}" if header else text
+        matches = list(self.word_re.finditer(full))
+        words = [m.group() for m in matches]
+        lower = [name_key(w) for w in words]
+        if total is not None:
+            total.update(lower)
+        hits = self.vocab.hits(lower)
+        mentions: dict[str, list[set[str]]] = {}
+        for i, word in enumerate(words):
+            key = lower[i]
+            if not word[0].isupper() or len(key) < 2 or key in self.never or key in self.vocab.words:
+                continue
+            if caps is not None:
+                caps[key] += 1
+            if i > 0 and lower[i - 1] in self.greetings:
+                continue   # "Hi Claire,": the reader, not what the document is about
+            mentions.setdefault(key, []).append(self._descriptors(i, full, matches, lower, hits))
+        context = self._context(sender, str(meta.get("location") or ""), str(meta.get("from") or ""))
+        return {name: self._entities(sets, context) for name, sets in mentions.items()}
+
+    def _descriptors(self, i: int, text: str, matches: list[re.Match], lower: list[str],
+                     hits: list[tuple[int, int, str]]) -> set[str]:
+        out: set[str] = set()
+        possessive = bool(_POSSESSIVE.search(matches[i].group()))
+        # Capitalised neighbours, each way, while only spaces (or a title's dot) separate them.
+        for step in (-1, 1):
+            found: set[str] = set()
+            j = i
+            for _ in range(self.cfg.neighbours):
+                k = j + step
+                if not 0 <= k < len(matches):
+                    break
+                a, b = (k, j) if step < 0 else (j, k)
+                gap = text[matches[a].end():matches[b].start()]
+                # "Dr. Anita Hale": a title's dot joins; any other dot ends the name.
+                titled = (gap.startswith(".") and (lower[a] in self.honorifics or lower[a] in self.vocab.words)
+                          and self.gap_re.fullmatch(gap[1:]))
+                if not (self.gap_re.fullmatch(gap) or titled) or not matches[k].group()[0].isupper():
+                    break
+                if lower[k] not in self.honorifics and lower[k] not in self.never:
+                    found.add(self._tag(lower[k], hits, k))
+                j = k
+            # After a possessive the capitalised words are the name's business ("Pepper's
+            # Bakery") or only something of the name's ("Theo's Cub Scouts").
+            if step < 0 or not possessive or any(t.startswith("organisations:") for t in found):
+                out |= found
+        # Vocabulary words in the same clause, a few words away, or in a parenthesis after it.
+        start, end = matches[i].start(), matches[i].end()
+        paren = re.match(r"\s*\(([^)]{0,%d})\)" % self.cfg.parenthesis_chars, text[end:])
+        paren_end = end + paren.end() if paren else end
+        w = self.cfg.window_words
+        # After a possessive the words describe something of the name's, not the name:
+        # "Willow's mom", "Maggie's vet".
+        ahead = 0 if possessive else w
+        for first, last, tag in hits:
+            # An organisation is one when its word is part of the name ("Pepper's Bakery");
+            # "Ada school portrait" is what Ada does, not what Ada is.
+            if first <= i <= last or tag.startswith("organisations:"):
+                continue
+            if paren and start < matches[first].start() and matches[last].end() <= paren_end:
+                out.add(tag)
+            elif i - w <= last < i or i < first <= i + ahead:
+                lo, hi = (matches[last].end(), start) if last < i else (end, matches[first].start())
+                if not self.break_re.search(text[lo:hi]):
+                    out.add(tag)
+        return out
+
+    @staticmethod
+    def _tag(word: str, hits: list[tuple[int, int, str]], k: int) -> str:
+        for first, last, tag in hits:
+            if first <= k <= last:
+                return tag
+        return f"w:{word}"
+
+    def _context(self, sender: str, location: str, address: str) -> set[str]:
+        """Who a document speaks for, and so what the names it mentions belong to: the
+        organisation that sent it (by its name, or its own mail domain), the place an event
+        is at. A person writing from a mailbox anyone can have is no context: one person
+        writes about many entities."""
+        out: set[str] = set()
+        domain = address[address.rfind("@") + 1:].strip(" >").lower() if "@" in address else ""
+        if domain and domain not in self.cfg.webmail_domains:
+            out.add(f"{CONTEXT}d:{domain}")
+        for source, always in ((sender, False), (location.split(",")[0], True)):
+            words = [name_key(w) for w in self.word_re.findall(source) if w[0].isupper()]
+            if not words:
+                continue
+            tags = {tag for _, _, tag in self.vocab.hits(words)}
+            if always or tags or len(words) > 2:
+                out |= {CONTEXT + t for t in tags}
+                out |= {f"{CONTEXT}w:{x}" for x in words if x not in self.never and x not in self.vocab.words}
+        return out
+
+    @staticmethod
+    def _entities(sets: list[set[str]], context: set[str]) -> list[tuple[str, ...]]:
+        """One record per entity: a document's mentions merge unless their sorts differ; a
+        bare mention belongs to the one entity described, or takes the document's context."""
+        clusters: list[set[str]] = []
+        for found in (s for s in sets if s):
+            for cluster in clusters:
+                if compatible(sorts_of(cluster), sorts_of(found)):
+                    cluster |= found
+                    break
+            else:
+                clusters.append(set(found))
+        # The context belongs to every entity of the document: an organisation writes about
+        # its own patient, customer or pupil.
+        if not clusters:
+            return [tuple(sorted(context))]
+        return [tuple(sorted(c | context)) for c in clusters]
+
+
+def _display_name(value: str) -> str:
+    """ "Hillside Animal Clinic <front@…>" -> "Hillside Animal Clinic"."""
+    first = value.split(",")[0] if "<" not in value else value[:value.index("<")]
+    first = first.strip().strip('"').strip()
+    return "" if "@" in first else first
