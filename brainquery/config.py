@@ -225,6 +225,7 @@ class AnswerSection:
     max_chars: int
     snippet_chars: int
     conflict_share: float
+    conflict_coverage_share: float
     max_conflicts: int
     evidence_pool: int
     supersede_patterns: tuple[str, ...]

@@ -71,6 +71,18 @@ def test_a_qualifier_picks_one_and_is_not_asked_back(three_files, question):
     assert result["answer_kind"] != "ambiguous" and result["candidates"] == []
 
 
+def test_the_cats_vet_visit_is_answered_without_grandmas_flight(three_files):
+    result = three_files.ask("When was Maggie's last vet visit?", now=NOW)
+    assert "October 13" in result.answer and result.evidence["title"] == "Maggie's checkup"
+    # Grandma's email is about another Maggie (no vet in it): no rival date.
+    assert result.conflicts == []
+
+
+def test_what_the_cat_got_at_the_vet_is_found_in_a_three_file_store(three_files):
+    result = three_files.ask("What did Maggie get at the vet?", now=NOW)
+    assert "rabies booster" in (result.answer or "")
+
+
 def test_a_name_only_one_entity_has_is_answered(three_files):
     assert three_files.ask("When is Harper's piano lesson?", now=NOW).answer_kind != "ambiguous"
 

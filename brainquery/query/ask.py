@@ -477,7 +477,10 @@ class Asker:
         for other in ranked[1:]:
             if other.score < cfg.conflict_share * best:
                 continue
-            if other.parts["coverage"] < self.config.confidence.min_coverage:
+            # A voice on the same question covers it about as fully as the answer does: a
+            # document about another Maggie (no "vet" in it) is no rival on the cat's visit.
+            if other.parts["coverage"] < max(self.config.confidence.min_coverage,
+                                             cfg.conflict_coverage_share * top.parts["coverage"]):
                 continue
             ext = self._extract(other.doc, kind, term_weights)
             if ext.value is None:
