@@ -365,6 +365,10 @@ class AmbiguitySection:
             raise ConfigError("config key ambiguity.confidence_cap must be in [0, 1]")
 
 
+# What an answer's confidence is computed from (brainquery.query.ask).
+SIGNALS = ("coverage", "margin", "fresh", "kind_found", "kind_missing", "sentence_cover", "route")
+
+
 @dataclasses.dataclass(frozen=True)
 class ConfidenceSection:
     question_words: tuple[str, ...]
@@ -378,6 +382,17 @@ class ConfidenceSection:
     calibration_raw: tuple[float, ...]
     calibration_right: tuple[float, ...]
     calibration_sets: tuple[str, ...]
+    # A logistic model of the answer's signals (AskResult.signals), fitted by calibrate.py;
+    # empty: the isotonic mapping of the raw product above.
+    signal_weights: typing.Mapping[str, float]
+    signal_intercept: float
+    signal_c: float                       # the logistic model's regularisation (calibrate.py)
+
+    def __post_init__(self) -> None:
+        unknown = sorted(set(self.signal_weights) - set(SIGNALS))
+        if unknown:
+            raise ConfigError(f"config key confidence.signal_weights names unknown signal(s) "
+                              f"{', '.join(unknown)}; known: {', '.join(SIGNALS)}")
 
 
 @dataclasses.dataclass(frozen=True)

@@ -124,6 +124,9 @@ class AskResult:
     # A calendar answer's occurrences (answer_kind "occurrence" / "no_occurrence"): start,
     # end, status (confirmed, cancelled, moved), moved_from, location, title, source, all_day.
     occurrences: list[dict[str, Any]] = dataclasses.field(default_factory=list)
+    # What the confidence was computed from (each in [0, 1]): coverage, margin, fresh,
+    # kind_found, kind_missing, sentence_cover, route. Empty with no answer.
+    signals: dict[str, float] = dataclasses.field(default_factory=dict)
     # Asked back (answer_kind "ambiguous"): the entities sharing the name, each with
     # `description` (what the documents say it is), `answer` (its best answer), `source`,
     # `title`, `doc_id`, `qualifier` and `question` (the question re-asked with it).
@@ -244,11 +247,6 @@ class Asker:
         # lead of the best score over the next, never negative.
         scores = sorted((r.score for r in ranked), reverse=True)
         margin = (scores[0] - scores[1]) / scores[0] if len(scores) > 1 and scores[0] > 0 else 1.0
-        raw = (top_cover
-               * (0.5 + 0.5 * min(1.0, margin / cfg.margin_scale))
-               * (1.0 - cfg.freshness_weight * staleness))
-        confidence = (float(np.interp(raw, cfg.calibration_raw, cfg.calibration_right))
-                      if cfg.calibration_raw else raw)
         value_answer = (kind in self.config.answer.value_answers or relative is not None) and bool(extract.shown)
         meta = self.index.docs[top.doc]
         evidence = {"text": extract.text, "source": str(meta.get("source", "")),
@@ -256,6 +254,16 @@ class Asker:
                     "source_date": meta.get("source_date") or None,
                     "attachment": str(meta.get("attachment", "")), "doc_id": str(meta.get("doc_id", ""))}
         event = self._event_answer(question, route, kind, top, now)
+        signals = {
+            "coverage": top_cover,                                   # of the question's words
+            "margin": min(1.0, margin / cfg.margin_scale),           # lead over the next document
+            "fresh": 1.0 - staleness,
+            "kind_found": float(kind is not None and (extract.value is not None or event is not None)),
+            "kind_missing": float(kind is not None and extract.value is None and event is None),
+            "sentence_cover": self._sentence_cover(extract.text, term_weights),
+            "route": max(route.scores.values()),                     # how sure the routing is
+        }
+        confidence = self._confidence(signals)
         if event is not None:
             # The series' own dates are one plan, not rival values: only other documents conflict.
             series = {str(self.index.docs[row].get("source", "")) for row in self._series.rows(top.doc)}
@@ -270,11 +278,13 @@ class Asker:
             timed = event.kind in ("occurrence", "no_occurrence")
             text = f"{event.text} — {'; '.join(said)}" if said and timed else event.text
             return AskResult(answer=text, confidence=round(float(confidence), 4), message=message,
+                             signals={k: round(v, 4) for k, v in signals.items()},
                              conflicts=conflicts, coverage=round(top_cover, 4), level=level,
                              answer_kind=event.kind, evidence=evidence,
                              occurrences=[o.to_dict() for o in event.occurrences], **base)
         return AskResult(answer=(extract.shown if value_answer else extract.text) or None,
                          confidence=round(float(confidence), 4),
+                         signals={k: round(v, 4) for k, v in signals.items()},
                          message=message, conflicts=conflicts, coverage=round(top_cover, 4),
                          level=level, answer_kind=kind if value_answer else "sentence",
                          evidence=evidence if extract.text else None, **base)
@@ -304,6 +314,27 @@ class Asker:
         return AskResult(answer=answer, confidence=round(cfg.confidence_cap, 4), message=message,
                          conflicts=[], coverage=round(coverage, 4), level="unknown",
                          answer_kind="ambiguous", candidates=candidates, **base)
+
+    def _confidence(self, signals: dict[str, float]) -> float:
+        """The probability that the answer is right: a logistic model of the signals fitted
+        on the development sets (benchmarks/calibrate.py); without one, the product of
+        coverage, margin and freshness mapped through the isotonic breakpoints."""
+        cfg = self.config.confidence
+        if cfg.signal_weights:
+            z = cfg.signal_intercept + sum(w * signals[name] for name, w in cfg.signal_weights.items())
+            return float(1.0 / (1.0 + np.exp(-z)))
+        raw = (signals["coverage"] * (0.5 + 0.5 * signals["margin"])
+               * (1.0 - cfg.freshness_weight * (1.0 - signals["fresh"])))
+        return float(np.interp(raw, cfg.calibration_raw, cfg.calibration_right)) if cfg.calibration_raw else raw
+
+    def _sentence_cover(self, text: str, term_weights: dict[str, float]) -> float:
+        """The IDF-weighted share of the question's words the answer's own sentence holds."""
+        weights = self._idf_weighted(term_weights)
+        total = sum(weights.values())
+        if not text or total <= 0:
+            return 0.0
+        held = set(self.analyzer.tokens(text))
+        return sum(w for t, w in weights.items() if t in held) / total
 
     def _event_answer(self, question: str, route: Route, kind: str | None, top: Ranked,
                       now: datetime):
