@@ -38,7 +38,8 @@ _WHEN = "%A %d %B %Y %H:%M"
 _DAY = "%A %d %B %Y"
 # The lines event_text writes from the event's fields (before its DESCRIPTION): an answer
 # read from the occurrences says these better.
-FIELD_LINES = ("Starts ", "Until ", "Ends ", "Location: ", "Status: ", "Organizer: ", "Repeats")
+FIELD_LINES = ("Starts ", "Until ", "Ends ", "Location: ", "Status: ", "Organizer: ", "Calendar: ", "Repeats")
+_MAX_CALENDAR_NAME = 200    # characters of X-WR-CALNAME kept: a name, not a text
 # RFC 5545 mandates UTF-8; anything else is a legacy Windows export.
 _FALLBACK_ENCODING = "cp1252"
 
@@ -60,20 +61,24 @@ class CalendarIngestor:
             raise IngestError(f"{blob.name}: not a readable calendar: {err}") from err
         # walk() includes the component itself, so a bare VEVENT counts too. A calendar's
         # own zone (X-WR-TIMEZONE) is where its UTC times are meant to be read.
-        events = [(event, _zone_name(_text(component.get("X-WR-TIMEZONE"))))
+        # Its name says whose it is ("Kasia", "Kids (Isla & Freddie)"): an event in it is
+        # about them even when its summary does not say so.
+        events = [(event, _zone_name(_text(component.get("X-WR-TIMEZONE"))),
+                   _text(component.get("X-WR-CALNAME"))[:_MAX_CALENDAR_NAME])
                   for component in components for event in component.walk("VEVENT")]
         if not events:
             raise IngestError(f"{blob.name}: not a readable calendar: it holds no events")
-        for index, (event, calendar_zone) in enumerate(events):
+        for index, (event, calendar_zone, calendar_name) in enumerate(events):
             try:
-                yield event_document(blob, ctx, event, index, calendar_zone)
+                yield event_document(blob, ctx, event, index, calendar_zone, calendar_name)
             except Exception as err:  # one odd event must not lose the rest of the file
                 log.warning("%s: event %d unreadable: %s", blob.name, index, err)
                 yield ItemFailure(source=f"{blob.source}#{index}", error=str(err),
                                   title=_text(event.get("SUMMARY")))
 
 
-def event_document(blob: Blob, ctx: Context, event: Any, index: int, calendar_zone: str = ""):
+def event_document(blob: Blob, ctx: Context, event: Any, index: int, calendar_zone: str = "",
+                   calendar_name: str = ""):
     start, all_day, floating = _when(event.get("DTSTART"), ctx)
     if not ctx.plausible(start):
         start = None
@@ -105,6 +110,7 @@ def event_document(blob: Blob, ctx: Context, event: Any, index: int, calendar_zo
         "sequence": _sequence(event.get("SEQUENCE")),
         "tzid": _zone_name(_tzid(event.get("DTSTART"))),
         "calendar_tz": calendar_zone,
+        "calendar_name": calendar_name,
     }
     return make_document(
         blob, ctx,
@@ -133,6 +139,8 @@ def event_text(summary: str, event: Any, start: datetime | None, end: datetime |
         lines.append(f"Status: {meta['status'].lower()}")
     if meta["organizer"]:
         lines.append(f"Organizer: {meta['organizer']}")
+    if meta.get("calendar_name"):
+        lines.append(f"Calendar: {meta['calendar_name']}")
     for rule in meta["rrule"].splitlines():
         freq = _rule_parts(rule).get("FREQ", "")
         lines.append(f"Repeats {freq.lower()}".rstrip())
