@@ -46,6 +46,10 @@ class TextSection:
     unit_suffixes: tuple[str, ...]
     max_token_chars: int
     stem_cache_words: int
+    # Marker words per Snowball language (the default's own among them); a text with at
+    # least language_min_hits of another's, more than the default's, is analysed in it.
+    languages: typing.Mapping[str, tuple[str, ...]]
+    language_min_hits: int
 
 
 @dataclasses.dataclass(frozen=True)

@@ -78,30 +78,56 @@ class Analyzer:
     def tokens(self, text: str) -> list[str]:
         """Stemmed content terms, in no particular order: a bag of words for BM25 and TF-IDF."""
         parts, joined = self._split(text)
-        stop, longest = self._stopwords, self.cfg.max_token_chars
-        return self._stem([t for t in parts + joined if t not in stop and len(t) <= longest])
+        language = self.language(parts)
+        stop, longest = self._stopwords_of[language], self.cfg.max_token_chars
+        return self._bilingual([t for t in parts + joined if t not in stop and len(t) <= longest], language)
+
+    def _bilingual(self, words: list[str], language: str) -> list[str]:
+        """Stems in the text's language and, where they differ, in the default one too: a
+        Spanish booking meets "reserva" asked in Spanish and "Nerja" asked in English."""
+        stems = self._stem(words, language)
+        if language == self.cfg.stemmer_language:
+            return stems
+        return stems + [d for d, own in zip(self._stem(words), stems) if d != own]
 
     def tokens_many(self, texts: Sequence[str]) -> list[list[str]]:
         """`tokens` of each text, normalised in one pass over all of them (the sentences of
-        a document: one regex pass instead of one per sentence)."""
+        a document: one regex pass instead of one per sentence), in the language of all of
+        them together (a sentence alone is too short to tell)."""
         if not texts:
             return []
-        pieces = self._normalise(_SEPARATOR.join(t.replace(_SEPARATOR, " ") for t in texts)).split(_SEPARATOR)
-        stop, longest = self._stopwords, self.cfg.max_token_chars
+        normalised = self._normalise(_SEPARATOR.join(t.replace(_SEPARATOR, " ") for t in texts))
+        language = self.language(_TOKEN.findall(normalised))
+        stop, longest = self._stopwords_of[language], self.cfg.max_token_chars
         out = []
-        for piece in pieces:
+        for piece in normalised.split(_SEPARATOR):
             raw = _TOKEN.findall(piece)
             joined = [c.replace("-", "") for c in raw if "-" in c]
             if joined:
                 raw = " ".join(raw).replace("-", " ").split()
-            out.append(self._stem([t for t in raw + joined if t not in stop and len(t) <= longest]))
+            out.append(self._bilingual([t for t in raw + joined if t not in stop and len(t) <= longest], language))
         return out
 
     def words(self, text: str) -> list[str]:
         """Stemmed words in reading order, stopwords kept, compounds as their parts only:
         the sequence 3-gram shingles and synonym phrases are cut from."""
         longest = self.cfg.max_token_chars
-        return self._stem([t for t in self._split(text)[0] if len(t) <= longest])
+        parts = self._split(text)[0]
+        return self._stem([t for t in parts if len(t) <= longest], self.language(parts))
+
+    def language(self, words: Sequence[str]) -> str:
+        """The Snowball language of a text's (normalised) words: another language than the
+        default when at least `language_min_hits` of its marker words occur, more than the
+        default's do (German mail, a French invoice); else the default."""
+        if not self._markers:
+            return self.cfg.stemmer_language
+        present = set(words)
+        hits = {lang: len(present & markers) for lang, markers in self._markers.items()}
+        best = max(hits, key=hits.get)
+        default = hits.get(self.cfg.stemmer_language, 0)
+        if best != self.cfg.stemmer_language and hits[best] >= self.cfg.language_min_hits and hits[best] > default:
+            return best
+        return self.cfg.stemmer_language
 
     def spans(self, text: str, stems: Iterable[str]) -> list[list[int]]:
         """[start, end) spans of the words of `text` whose stems are among `stems` (the
@@ -181,6 +207,7 @@ class Analyzer:
         analysis must be refitted. Synonym groups touch only questions and are left out."""
         digest = hashlib.sha256(repr((
             _VERSION, self.cfg.stemmer_language, sorted(self._stopwords),
+            sorted((k, sorted(v)) for k, v in self._markers.items()), self.cfg.language_min_hits,
             sorted(self._stem_map.items()), self.cfg.unit_suffixes, self.cfg.max_token_chars,
         )).encode())
         return digest.hexdigest()[:16]
@@ -200,11 +227,12 @@ class Analyzer:
         # String operations in C rather than a Python branch per token.
         return " ".join(raw).replace("-", " ").split(), [c.replace("-", "") for c in compounds]
 
-    def _stem(self, tokens: list[str]) -> list[str]:
-        """Stems with the normalisations applied. A word's stem is looked up once per
-        process (a dict hit costs less than a call into the stemmer); the memo is emptied
-        when it reaches `stem_cache_words`."""
-        cache = self._cache
+    def _stem(self, tokens: list[str], language: str | None = None) -> list[str]:
+        """Stems (in `language`, default the configured one) with the normalisations
+        applied. A word's stem is looked up once per process and language (a dict hit costs
+        less than a call into the stemmer); a memo is emptied at `stem_cache_words`."""
+        language = language or self.cfg.stemmer_language
+        cache = self._caches[language]
         try:
             return [cache[t] for t in tokens]
         except KeyError:
@@ -212,8 +240,9 @@ class Analyzer:
         if len(cache) > self.cfg.stem_cache_words:
             cache.clear()
         missing = list({t for t in tokens if t not in cache})
-        get = self._stem_map.get
-        cache.update((t, get(s, s)) for t, s in zip(missing, self._stemmer.stemWords(missing)))
+        # The [stems] normalisations are written for the default language's stems.
+        get = self._stem_map.get if language == self.cfg.stemmer_language else {}.get
+        cache.update((t, get(s, s)) for t, s in zip(missing, self._stemmers[language].stemWords(missing)))
         return [cache[t] for t in tokens]
 
     def _setup(self) -> None:
@@ -229,9 +258,19 @@ class Analyzer:
         self._stopwords = frozenset(
             (set(ENGLISH_STOP_WORDS) - {w.lower() for w in cfg.stopwords_keep})
             | {w.lower() for w in cfg.stopwords_extra})
+        # Other languages: their marker words tell them apart and are their stopwords.
+        self._markers = {lang: frozenset(fold(w).lower() for w in words) for lang, words in cfg.languages.items()}
+        self._stemmers = {cfg.stemmer_language: self._stemmer}
+        for lang in self._markers:
+            try:
+                self._stemmers.setdefault(lang, Stemmer.Stemmer(lang))
+            except KeyError as err:
+                raise ConfigError(f"text.languages: no Snowball stemmer for {lang!r}") from err
+        self._stopwords_of = {lang: markers for lang, markers in self._markers.items()}
+        self._stopwords_of[cfg.stemmer_language] = self._stopwords
+        self._caches: dict[str, dict[str, str]] = {lang: {} for lang in self._stemmers}
         units = sorted({re.escape(u.lower()) for u in cfg.unit_suffixes}, key=len, reverse=True)
         self._unit = re.compile(rf"(?<=\d)(?=(?:{'|'.join(units)})\b)") if units else None
-        self._cache: dict[str, str] = {}
         self._synonym_memo: dict[str, set[str]] = {}
         self._phrase_memo: dict[str, list[tuple[str, ...]]] = {}
         groups, stems = _read_synonyms(cfg.synonyms_file)

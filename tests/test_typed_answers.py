@@ -141,14 +141,18 @@ def test_a_year_is_not_read_as_a_day_of_the_month():
     assert re.findall(spans["date"], "taken on Oct 20 2024") == ["Oct 20 2024"]
 
 
-def test_the_confidence_is_the_calibrated_probability_of_being_right(asked_corpus):
-    # config [confidence] maps the raw confidence through the fitted breakpoints: whatever
-    # the question, an answer's confidence lies within the range of the fitted shares right.
-    low, high = min(CFG.confidence.calibration_right), max(CFG.confidence.calibration_right)
+def test_the_confidence_is_the_fitted_probability_of_being_right(asked_corpus):
+    # config [confidence] holds a logistic model of the answer's signals: the confidence an
+    # answer reports is that model's probability for the signals it reports.
+    import math
+    cfg = CFG.confidence
     for question in ("What size is our HVAC filter?", "Is Friday a half day?", "x"):
         result = asked_corpus.ask(question, now=NOW)
-        if result.answer is not None:
-            assert low <= result.confidence <= high
+        if result.answer is None:
+            assert result.confidence == 0.0
+            continue
+        z = cfg.signal_intercept + sum(w * result.signals[k] for k, w in cfg.signal_weights.items())
+        assert result.confidence == pytest.approx(1 / (1 + math.exp(-z)), abs=1e-3)
 
 
 @pytest.mark.parametrize("text, sentences", [
