@@ -39,11 +39,11 @@ def run(name: str, workdir: Path):
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--set", choices=("dev", "heldout", "all"), default="all")
+    p.add_argument("--set", choices=("dev", "dev2", "heldout", "all"), default="all")
     p.add_argument("--failures", action="store_true", help="list every wrong outcome")
     args = p.parse_args(argv)
     print(f"Brain Query ambiguous names — commit {commit()}")
-    names = ("dev", "heldout") if args.set == "all" else (args.set,)
+    names = ("dev", "dev2", "heldout") if args.set == "all" else (args.set,)
     with tempfile.TemporaryDirectory(prefix="ambiguity-bench-") as tmp:
         for name in names:
             print(format_outcomes(name, run(name, Path(tmp)), failures=args.failures), flush=True)

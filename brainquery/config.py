@@ -258,6 +258,9 @@ class AnswerSection:
     value_labels: tuple[tuple[str, str], ...]
     # Kinds answered by the value alone ("$4.11"); the others by their sentence.
     value_answers: tuple[str, ...]
+    # Kinds with spans precise enough that, when a document holds one, only a sentence
+    # holding one answers (a model-number pattern also matches part numbers: not those).
+    span_only_kinds: tuple[str, ...]
 
     def __post_init__(self) -> None:
         # A bad regex fails here, when the config is read, not at the first question.

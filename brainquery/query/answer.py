@@ -187,6 +187,10 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
     scores = (overlap + cfg.context_weight * context
               + (cfg.kind_bonus * has_span + label_bonus + specificity
                  + position * labelled_value) * relevant)
+    if kind in cfg.span_only_kinds and has_span.any():
+        # Asked for a value the document holds ("how much is Oscar's invoice"): the answer
+        # is one of its values, not the signature line that repeats the question's names.
+        scores = np.where(has_span > 0, scores, -np.inf)
     best = int(np.argmax(scores))
     chosen = [best]
     for i in np.argsort(-scores, kind="stable")[1:cfg.max_sentences]:
