@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from array import array
 from collections import Counter
 from typing import Any, Iterable
 
@@ -113,15 +114,18 @@ class EntityIndex:
         self._ids = {name: i for i, name in enumerate(self.names)}
 
     @classmethod
-    def of(cls, postings: dict[str, list[tuple[int, tuple[str, ...]]]],
+    def of(cls, postings: dict[str, "array"], sets: list[tuple[str, ...]],
            capitals: dict[str, tuple[int, int]]) -> "EntityIndex":
+        """`postings`: per name, (document row, index into `sets`) pairs, flat."""
         names = sorted(postings)
         vocabulary: dict[str, int] = {}
-        rec_ptr, rec_doc, desc_ptr, desc_ids = [0], [], [0], []
+        set_ids = [[vocabulary.setdefault(d, len(vocabulary)) for d in descs] for descs in sets]
+        rec_ptr, rec_doc, desc_ptr, desc_ids = [0], array("i"), array("q", [0]), array("i")
         for name in names:
-            for doc, descs in postings[name]:
-                rec_doc.append(doc)
-                desc_ids.extend(vocabulary.setdefault(d, len(vocabulary)) for d in descs)
+            pairs = postings[name]
+            for k in range(0, len(pairs), 2):
+                rec_doc.append(pairs[k])
+                desc_ids.extend(set_ids[pairs[k + 1]])
                 desc_ptr.append(len(desc_ids))
             rec_ptr.append(len(rec_doc))
         return cls(names, np.asarray(rec_ptr, dtype=np.int64), np.asarray(rec_doc, dtype=np.int32),
@@ -181,14 +185,24 @@ class EntityExtractor:
         self.never = frozenset(cfg.not_names) | frozenset(stopwords) | self.honorifics
         self.greetings = frozenset(cfg.greetings)
 
-    def build(self, texts: list[str], docs: list[dict[str, Any]]) -> EntityIndex:
-        postings: dict[str, list[tuple[int, tuple[str, ...]]]] = {}
+    def build(self, texts: Iterable[str], docs: list[dict[str, Any]]) -> EntityIndex:
+        """`texts`: each document's whole text, in document order (read once: a generator
+        keeps a second copy of the corpus out of memory)."""
+        # Per name, (document row, descriptor-set id) pairs flat in an int array, and each
+        # distinct descriptor set once: at 100,000 documents a tuple per record would cost
+        # hundreds of MB of Python objects while the index is built.
+        postings: dict[str, array] = {}
+        sets: dict[tuple[str, ...], int] = {}
         caps: Counter = Counter()
         total: Counter = Counter()
         for row, (text, meta) in enumerate(zip(texts, docs)):
             for name, records in self.document(text, meta, caps, total).items():
-                postings.setdefault(name, []).extend((row, r) for r in records)
-        return EntityIndex.of(postings, {name: (caps[name], total[name]) for name in postings})
+                pairs = postings.get(name)
+                if pairs is None:
+                    pairs = postings[name] = array("i")
+                for record in records:
+                    pairs.extend((row, sets.setdefault(record, len(sets))))
+        return EntityIndex.of(postings, list(sets), {name: (caps[name], total[name]) for name in postings})
 
     # ---- one document ------------------------------------------------------------------
     def document(self, text: str, meta: dict[str, Any], caps: Counter | None = None,

@@ -299,7 +299,7 @@ def _word_indexes(scan: _Scan, docs: list[dict[str, Any]], chunk_doc: np.ndarray
 def _entities(texts: list[str], docs: list[dict[str, Any]], order: np.ndarray, ptr: np.ndarray,
               config: Config) -> EntityIndex:
     """The entity index over each document's whole text (its chunks joined, overlaps once)."""
-    whole = ["\n".join(join_chunks([texts[i] for i in order[ptr[d]:ptr[d + 1]]])) for d in range(len(docs))]
+    whole = ("\n".join(join_chunks([texts[i] for i in order[ptr[d]:ptr[d + 1]]])) for d in range(len(docs)))
     return EntityExtractor(config.ambiguity, Analyzer(config.text).stopwords).build(whole, docs)
 
 
