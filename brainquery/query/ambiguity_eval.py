@@ -13,13 +13,12 @@ name belongs to one entity only; the last two are graded on their top source and
 from __future__ import annotations
 
 import dataclasses
-import json
 import os
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
-from .evaluate import contains_answer
+from .evaluate import contains_answer, read_rows
 
 AMBIGUOUS = "ambiguous"
 GROUPS = ("ambiguous", "qualified", "unambiguous")
@@ -77,18 +76,9 @@ class AmbiguityOutcome:
 def load_ambiguity_questions(path: str | os.PathLike) -> list[AmbiguityQuestion]:
     """The set's questions; a name some question must ask back about is shared, so the
     answered questions naming it are "qualified", the others "unambiguous"."""
-    rows = []
-    with open(path, encoding="utf-8") as handle:
-        for number, line in enumerate(handle, 1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-                rows.append(AmbiguityQuestion(id=str(row["id"]), question=str(row["question"]),
-                                              now=str(row["now"]), name=str(row.get("name", "")),
-                                              expect=dict(row["expect"])))
-            except (ValueError, KeyError, TypeError) as err:
-                raise ValueError(f"{path}:{number}: not an ambiguity question: {err}") from err
+    rows = read_rows(path, "an ambiguity question", lambda row: AmbiguityQuestion(
+        id=str(row["id"]), question=str(row["question"]), now=str(row["now"]),
+        name=str(row.get("name", "")), expect=dict(row["expect"])))
     shared = {q.name for q in rows if q.expect.get("ask_back")}
     return [dataclasses.replace(q, group="ambiguous" if q.expect.get("ask_back")
                                 else "qualified" if q.name in shared else "unambiguous") for q in rows]

@@ -75,6 +75,21 @@ def contains_answer(text: str | None, answer: str) -> bool:
     return normalise_text(answer) in normalise_text(text or "")
 
 
+def read_rows(path: str | os.PathLike, what: str, make: Callable[[dict], Any]) -> list:
+    """`make(row)` for every JSON line of a question file; a line it cannot read is a
+    ValueError naming the file, the line and `what` it should have been."""
+    out = []
+    with open(path, encoding="utf-8") as handle:
+        for number, line in enumerate(handle, 1):
+            if not line.strip():
+                continue
+            try:
+                out.append(make(json.loads(line)))
+            except (ValueError, KeyError, TypeError) as err:
+                raise ValueError(f"{path}:{number}: not {what}: {err}") from err
+    return out
+
+
 # ---- the question file ---------------------------------------------------------------------
 def load_queries(path: str | os.PathLike) -> list[EvalQuery]:
     """Every question of a JSON Lines file; any mistake is a QuerySetError naming its line."""

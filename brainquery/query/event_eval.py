@@ -9,12 +9,11 @@ local day of the occurrence that answers; for "no_occurrence" the next one), "st
 from __future__ import annotations
 
 import dataclasses
-import json
 import os
 from datetime import datetime
 from typing import Any, Callable, Mapping
 
-from .evaluate import normalise_text
+from .evaluate import normalise_text, read_rows
 
 
 @dataclasses.dataclass(frozen=True)
@@ -34,18 +33,8 @@ class EventOutcome:
 
 
 def load_event_questions(path: str | os.PathLike) -> list[EventQuestion]:
-    out = []
-    with open(path, encoding="utf-8") as handle:
-        for number, line in enumerate(handle, 1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-                out.append(EventQuestion(id=str(row["id"]), question=str(row["question"]),
-                                         now=str(row["now"]), expect=dict(row["expect"])))
-            except (ValueError, KeyError, TypeError) as err:
-                raise ValueError(f"{path}:{number}: not an event question: {err}") from err
-    return out
+    return read_rows(path, "an event question", lambda row: EventQuestion(
+        id=str(row["id"]), question=str(row["question"]), now=str(row["now"]), expect=dict(row["expect"])))
 
 
 def grade(result: Mapping[str, Any], expect: Mapping[str, Any]) -> tuple[bool, str]:

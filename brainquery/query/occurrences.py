@@ -19,6 +19,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from ingest.calendar import expand_occurrences
 
 from ..config import EventsSection
+from .query_index import parse_iso
 
 CONFIRMED, CANCELLED, MOVED = "confirmed", "cancelled", "moved"
 _WEEKDAY_NAMES = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
@@ -98,7 +99,7 @@ class Series:
         overrides = {}
         masters = []
         for row in rows:
-            rid = _parse(self.docs[row].get("recurrence_id"))
+            rid = parse_iso(self.docs[row].get("recurrence_id"))
             if rid is None:
                 masters.append(row)
             else:
@@ -114,7 +115,7 @@ class Series:
         # moved into them.
         for row in overrides.values():
             occ = self._single(row, home)
-            rid = _parse(self.docs[row].get("recurrence_id"))
+            rid = parse_iso(self.docs[row].get("recurrence_id"))
             if occ is None or rid is None:
                 continue
             slot = (rid.astimezone(occ.start.tzinfo) if isinstance(rid, datetime)
@@ -164,7 +165,7 @@ class Series:
         zone = self.zone(row, home)
         all_day = bool(doc.get("all_day"))
         start = datetime.fromtimestamp(float(epoch), tz=timezone.utc).astimezone(zone)
-        end = _parse(doc.get("event_end"))
+        end = parse_iso(doc.get("event_end"))
         if isinstance(end, datetime):
             end = end.astimezone(zone)
         elif isinstance(end, date):
@@ -401,20 +402,7 @@ def _key(value: datetime | date) -> Any:
 
 
 def _dates(text: Any) -> list[datetime | date]:
-    return [d for d in (_parse(x) for x in str(text or "").split(",")) if d is not None]
-
-
-def _parse(value: Any) -> datetime | date | None:
-    if not value:
-        return None
-    text = str(value)
-    try:
-        if len(text) == 10:
-            return date.fromisoformat(text)
-        parsed = datetime.fromisoformat(text)
-    except ValueError:
-        return None
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=timezone.utc)
+    return [d for d in (parse_iso(x) for x in str(text or "").split(",")) if d is not None]
 
 
 def _iso(value: datetime | None, all_day: bool) -> str | None:

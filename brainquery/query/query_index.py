@@ -358,7 +358,7 @@ def _occurrences(docs: list[dict[str, Any]], doc_epoch: np.ndarray, config: Conf
     overridden: dict[str, list[Any]] = {}
     for doc in docs:
         if doc.get("doc_type") == "calendar_event" and doc.get("uid") and doc.get("recurrence_id"):
-            slot = _parse_iso(doc["recurrence_id"])
+            slot = parse_iso(doc["recurrence_id"])
             if slot is not None:
                 overridden.setdefault(str(doc["uid"]), []).append(slot)
     for row, doc in enumerate(docs):
@@ -378,7 +378,7 @@ def _occurrences(docs: list[dict[str, Any]], doc_epoch: np.ndarray, config: Conf
 
 
 def _duration(doc: dict[str, Any], start: datetime) -> timedelta:
-    end = _parse_iso(doc.get("event_end"))
+    end = parse_iso(doc.get("event_end"))
     if end is not None and not isinstance(end, datetime):   # an all-day DTEND
         end = datetime(end.year, end.month, end.day, tzinfo=start.tzinfo)
     if end is None or end <= start:
@@ -394,8 +394,8 @@ def _expand(doc: dict[str, Any], start: datetime, config: Config, overridden: li
     except (ZoneInfoNotFoundError, ValueError):
         zone = timezone.utc
     local_start = start.astimezone(zone)
-    exdates = [d for d in (_parse_iso(x) for x in str(doc.get("exdates") or "").split(",")) if d]
-    rdates = [d for d in (_parse_iso(x) for x in str(doc.get("rdates") or "").split(",")) if d]
+    exdates = [d for d in (parse_iso(x) for x in str(doc.get("exdates") or "").split(",")) if d]
+    rdates = [d for d in (parse_iso(x) for x in str(doc.get("rdates") or "").split(",")) if d]
     half = OCCURRENCE_HORIZON_DAYS // 2
     try:
         return expand_occurrences(local_start, str(doc.get("rrule") or ""), local_start + timedelta(days=half),
@@ -405,7 +405,8 @@ def _expand(doc: dict[str, Any], start: datetime, config: Config, overridden: li
         return []
 
 
-def _parse_iso(value: Any):
+def parse_iso(value: Any):
+    """A stored ISO date (a bare day) or time (aware; a zoneless one read as UTC), or None."""
     from datetime import date
 
     if not value:
