@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from datetime import date, datetime
+from datetime import datetime
 from typing import Any, Callable
 
 import numpy as np
+
+from ingest.calendar import FIELD_LINES
 
 from . import answer as answers
 from .ambiguity import Ambiguity, AmbiguityFinder, describe, qualified_question, qualifier
@@ -19,10 +21,8 @@ from .anchor import anchored_window, find_anchor
 from ..storage.chunking import join_chunks
 from ..config import Config
 from .coverage import TopicTerms
-from ingest.calendar import FIELD_LINES
-
 from .decay import staleness
-from .occurrences import Series, day_words, event_answer
+from .occurrences import Series, day_words, event_answer, field_asked
 from .query_index import QueryIndex
 from .relative_dates import resolve as resolve_relative
 from .rank import Ranked, Ranker
@@ -224,21 +224,26 @@ class Asker:
             # (another speaker's words on the subject): nothing answers.
             return AskResult(answer=None, confidence=0.0, message=IDK, conflicts=[],
                              coverage=round(top_cover, 4), level="unknown", **base)
-        dated = not np.isnan(self.index.doc_epoch[top.doc])
         relative = None
-        if kind in self.config.answer.dated_kinds and extract.value is None and dated:
-            # "I went to the support group yesterday", written on 8 May: 7 May.
+        if (kind in self.config.answer.dated_kinds and extract.value is None
+                and not np.isnan(self.index.doc_epoch[top.doc])):
             written = datetime.fromisoformat(str(self.index.docs[top.doc].get("source_date")))
+            # "I went to the support group yesterday", written on 8 May: 7 May.
             relative = resolve_relative(extract.text, written)
-        if relative is not None:
-            extract = dataclasses.replace(extract, value=relative.start.isoformat(),
-                                          shown=relative.words(self.config.events))
-        elif kind in self.config.answer.dated_kinds and extract.value is None and dated:
-            # No date in the words: the document's own date is the answer to "when".
-            day = str(self.index.docs[top.doc].get("source_date", ""))[:10]
-            shown = day_words(date.fromisoformat(day), self.config.events)
-            extract = dataclasses.replace(extract, text=f"{extract.text} ({shown})".strip(), value=day, shown=shown)
+            if relative is not None:
+                extract = dataclasses.replace(extract, value=relative.start.isoformat(),
+                                              shown=relative.words(self.config.events))
+            else:
+                # No date in the words: the document's own date is the answer to "when".
+                shown = day_words(written.date(), self.config.events)
+                extract = dataclasses.replace(extract, text=f"{extract.text} ({shown})".strip(),
+                                              value=written.date().isoformat(), shown=shown)
+        event = self._event_answer(question, route, kind, top, now)
         conflicts = self._conflicts(ranked, extract, kind, term_weights)
+        if event is not None:
+            # The series' own dates are one plan, not rival values: only other documents conflict.
+            series = {str(self.index.docs[row].get("source", "")) for row in self._series.rows(top.doc)}
+            conflicts = [c for c in conflicts if c.source not in series]
         message, staleness = self._message(route, top, query.now)
         level = _level(message, staleness)
         if conflicts:
@@ -253,7 +258,6 @@ class Asker:
                     "title": str(meta.get("title", "")), "doc_type": str(meta.get("doc_type", "")),
                     "source_date": meta.get("source_date") or None,
                     "attachment": str(meta.get("attachment", "")), "doc_id": str(meta.get("doc_id", ""))}
-        event = self._event_answer(question, route, kind, top, now)
         signals = {
             "coverage": top_cover,                                   # of the question's words
             "margin": min(1.0, margin / cfg.margin_scale),           # lead over the next document
@@ -263,28 +267,21 @@ class Asker:
             "sentence_cover": self._sentence_cover(extract.text, term_weights),
             "route": max(route.scores.values()),                     # how sure the routing is
         }
-        confidence = self._confidence(signals)
+        confidence = round(self._confidence(signals), 4)
+        signals = {k: round(v, 4) for k, v in signals.items()}
         if event is not None:
-            # The series' own dates are one plan, not rival values: only other documents conflict.
-            series = {str(self.index.docs[row].get("source", "")) for row in self._series.rows(top.doc)}
-            conflicts = [c for c in conflicts if c.source not in series]
-            message = self._message(route, top, query.now)[0]
-            if conflicts:
-                message = f"{message}. {_conflict_summary(conflicts)}"
             # The event's own description may say more than its fields ("doors open 6:00 pm").
             # (An event's lines are stored joined by "; ".)
             said = [line for line in re.split(r";\s+", extract.text)
                     if line and not line.startswith(FIELD_LINES) and line != str(meta.get("title", ""))]
             timed = event.kind in ("occurrence", "no_occurrence")
             text = f"{event.text} — {'; '.join(said)}" if said and timed else event.text
-            return AskResult(answer=text, confidence=round(float(confidence), 4), message=message,
-                             signals={k: round(v, 4) for k, v in signals.items()},
+            return AskResult(answer=text, confidence=confidence, message=message, signals=signals,
                              conflicts=conflicts, coverage=round(top_cover, 4), level=level,
                              answer_kind=event.kind, evidence=evidence,
                              occurrences=[o.to_dict() for o in event.occurrences], **base)
         return AskResult(answer=(extract.shown if value_answer else extract.text) or None,
-                         confidence=round(float(confidence), 4),
-                         signals={k: round(v, 4) for k, v in signals.items()},
+                         confidence=confidence, signals=signals,
                          message=message, conflicts=conflicts, coverage=round(top_cover, 4),
                          level=level, answer_kind=kind if value_answer else "sentence",
                          evidence=evidence if extract.text else None, **base)
@@ -345,8 +342,7 @@ class Asker:
         cfg = self.config.events
         asks_time = (kind in cfg.kinds or route.window is not None
                      or re.search(cfg.yes_no, question, re.IGNORECASE) is not None)
-        asks_field = any(re.search(p, question, re.IGNORECASE) for _, p in cfg.fields)
-        if not (asks_time or asks_field):
+        if not asks_time and field_asked(question, cfg) is None:
             return None
         window = None if route.window is None else (route.window.start.date(), route.window.end.date())
         past = route.pattern == "historical" or re.search(cfg.past, question, re.IGNORECASE) is not None

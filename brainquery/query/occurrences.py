@@ -226,7 +226,7 @@ def event_answer(series: Series, doc: int, question: str, window_days: tuple[dat
                  now: datetime, past: bool, cfg: EventsSection) -> EventAnswer | None:
     """The answer a calendar event gives to the question, or None when it asks something
     the event's occurrences do not answer (the caller falls back to its sentences)."""
-    field = _field_asked(question, cfg)
+    field = field_asked(question, cfg)
     if field is not None:
         value = str(series.docs[doc].get(field) or "")
         if window_days is not None and field == "location":
@@ -291,7 +291,8 @@ def _next(occurrences: list[Occurrence], now: datetime, first: date) -> Occurren
                  and (o.end or o.start) >= now), None)
 
 
-def _field_asked(question: str, cfg: EventsSection) -> str | None:
+def field_asked(question: str, cfg: EventsSection) -> str | None:
+    """The event field the question asks for ("where": location), or None."""
     for field, pattern in cfg.fields:
         if re.search(pattern, question, re.IGNORECASE):
             return field
