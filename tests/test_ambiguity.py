@@ -11,6 +11,7 @@ from conftest import FIXTURES
 from brainquery import Brain
 from brainquery.config import load_config
 from brainquery.query.ambiguity_eval import AmbiguityScores, evaluate_ambiguity, format_outcomes, load_ambiguity_questions
+from brainquery.query.evaluate import noon_utc
 
 THRESHOLDS = load_config().evaluation
 NOW = datetime(2026, 11, 20, 12, tzinfo=timezone.utc)
@@ -92,12 +93,9 @@ def ambiguity_set(request, tmp_path_factory):
     folder = FIXTURES / "ambiguity16" / request.param
     questions = load_ambiguity_questions(folder / "questions.jsonl")
 
-    def noon(day: str) -> datetime:
-        return datetime.strptime(day, "%Y-%m-%d").replace(hour=12, tzinfo=timezone.utc)
-
     brain = Brain(tmp_path_factory.mktemp(f"ambiguity-{request.param}") / "store")
-    brain.ingest([folder / "files"], now=noon(max(q.now for q in questions)))
-    outcomes = evaluate_ambiguity(lambda q, now: brain.ask(q, now=now).to_dict(), questions, noon)
+    brain.ingest([folder / "files"], now=noon_utc(max(q.now for q in questions)))
+    outcomes = evaluate_ambiguity(lambda q, now: brain.ask(q, now=now).to_dict(), questions, noon_utc)
     return request.param, outcomes
 
 

@@ -10,6 +10,7 @@ import pytest
 
 from brainquery.brain import Brain
 from brainquery.config import load_config
+from brainquery.query.evaluate import noon_utc as noon
 from brainquery.query.event_eval import evaluate_events, format_outcomes, load_event_questions
 
 REPO = Path(__file__).resolve().parent.parent
@@ -41,10 +42,6 @@ PIANO = textwrap.dedent("""\
     END:VEVENT
     END:VCALENDAR
     """)
-
-
-def noon(day: str) -> datetime:
-    return datetime.strptime(day, "%Y-%m-%d").replace(hour=12, tzinfo=timezone.utc)
 
 
 @pytest.fixture(scope="module")

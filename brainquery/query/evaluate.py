@@ -26,7 +26,7 @@ import json
 import os
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from datetime import datetime
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -73,6 +73,11 @@ def normalise_text(text: str) -> str:
 
 def contains_answer(text: str | None, answer: str) -> bool:
     return normalise_text(answer) in normalise_text(text or "")
+
+
+def noon_utc(day: str) -> datetime:
+    """A question set's `now` day ("2026-11-20") as `brainquery ask --now` reads it."""
+    return datetime.strptime(day, "%Y-%m-%d").replace(hour=12, tzinfo=timezone.utc)
 
 
 def read_rows(path: str | os.PathLike, what: str, make: Callable[[dict], Any]) -> list:
