@@ -13,7 +13,7 @@ from locomo_bench import commit
 from brainquery.brain import Brain
 from brainquery.query.evaluate import noon_utc
 
-SETS = ("dev", "dev2", "heldout")
+SETS = ("dev", "dev2", "heldout", "heldout2")
 
 
 def run(folder: Path, workdir: Path, load: Callable[[Path], list], evaluate: Callable[..., list]) -> list:
@@ -30,7 +30,7 @@ def main(argv: list[str] | None, doc: str, title: str, root: Path, load: Callabl
     p.add_argument("--failures", action="store_true", help="list every wrong outcome")
     args = p.parse_args(argv)
     print(f"Brain Query {title} — commit {commit()}")
-    names = SETS if args.set == "all" else (args.set,)
+    names = [name for name in SETS if (root / name).is_dir()] if args.set == "all" else [args.set]
     with tempfile.TemporaryDirectory(prefix="set-bench-") as tmp:
         for name in names:
             print(table(name, run(root / name, Path(tmp), load, evaluate), args.failures), flush=True)
