@@ -111,6 +111,10 @@ class EvaluationSection:
     ambiguity_dev_qualified_asked: float
     ambiguity_heldout_asked: float
     ambiguity_heldout_qualified_asked: float
+    ambiguity_dev2_asked: float
+    ambiguity_dev2_qualified_asked: float
+    ambiguity_heldout2_asked: float
+    ambiguity_heldout2_qualified_asked: float
 
 
 @dataclasses.dataclass(frozen=True)
@@ -337,6 +341,8 @@ class AmbiguitySection:
     roles: tuple[tuple[str, ...], ...]
     organisations: tuple[tuple[str, ...], ...]
     person_kinds: tuple[str, ...]
+    parent_labels: tuple[str, ...]
+    sender_name_chars: int
     webmail_domains: tuple[str, ...]
     generic_words: tuple[str, ...]
     assign_cosine: float

@@ -88,7 +88,52 @@ def test_a_name_only_one_entity_has_is_answered(three_files):
     assert three_files.ask("When is Harper's piano lesson?", now=NOW).answer_kind != "ambiguous"
 
 
-@pytest.fixture(scope="module", params=["dev", "heldout"])
+def _mail(sender: str, subject: str, day: int, body: str) -> str:
+    return (f"From: {sender}\nTo: Claire Novak <claire@example.org>\nSubject: {subject}\n"
+            f"Date: {day:02d} Nov 2026 10:00:00 -0500\n\n{body}\n")
+
+
+# Each corpus: two documents naming the same first word, and whether they are two entities.
+TOLD_APART = {
+    "two surnames, one learnt from a parent's signature": ([
+        _mail("Rowan Feld <rowan.feld@northgate.example>", "Q2 offsite", 2,
+              "Please bring the reliability slides by Friday.\n\nRowan Feld\nDirector of Engineering"),
+        _mail("Adaeze Achebe <adaeze.achebe@gmail.com>", "Party!", 3,
+              "The party is on Saturday at 2 pm; please let us know by Friday.\n\nAdaeze (Rowan's mum)"),
+    ], "Rowan", True),
+    "a business that is its own sender, and a person with a surname": ([
+        _mail("Sage <reservations@sage.example>", "Reservation confirmed", 2,
+              "Your table for two is booked for Friday at 7:30 pm. Tasting menu $95 per guest."),
+        _mail("Deb Thompson <deb@example.net>", "Babysitting", 3,
+              "Sage Thompson can babysit on Friday from 6:30, her rate is $18 an hour."),
+    ], "Sage", True),
+    "a tradesman and his own business are one": ([
+        _mail("Marcus Hale <marcus@haleplumbing.example>", "Boiler service", 2,
+              "Hale Plumbing can come on Friday at 8 am for the boiler service."),
+        _mail("Claire Novak <claire@example.org>", "Boiler", 3,
+              "Marcus Hale is coming Friday at 8 am about the boiler."),
+    ], "Hale", False),
+    "a title's capitals are no surname": ([
+        _mail("Cedar Ridge Stables <office@cedarridge.example>", "Lucy Riding Lessons", 2,
+              "Lucy's riding lesson moves to Friday at 9 am; riding helmets are provided."),
+        _mail("Frontenac School <office@frontenac.example>", "Field trip", 3,
+              "Lucy Novak is going to the museum on Friday; the bus leaves at 9 am."),
+    ], "Lucy", False),
+}
+
+
+@pytest.mark.parametrize("case", list(TOLD_APART), ids=list(TOLD_APART))
+def test_what_tells_two_entities_apart(case, tmp_path):
+    mails, name, two = TOLD_APART[case]
+    for n, mail in enumerate(mails):
+        (tmp_path / f"{n}.eml").write_text(mail)
+    brain = Brain(tmp_path / "store")
+    brain.ingest([tmp_path], now=NOW)
+    result = brain.ask(f"What time is {name}'s thing on Friday?", now=NOW).to_dict()
+    assert (result["answer_kind"] == "ambiguous") is two, result["answer"]
+
+
+@pytest.fixture(scope="module", params=["dev", "dev2", "heldout", "heldout2"])
 def ambiguity_set(request, tmp_path_factory):
     folder = FIXTURES / "ambiguity16" / request.param
     questions = load_ambiguity_questions(folder / "questions.jsonl")
@@ -102,7 +147,7 @@ def ambiguity_set(request, tmp_path_factory):
 def test_ambiguous_names_are_asked_back_and_qualified_ones_answered(ambiguity_set, capsys):
     name, outcomes = ambiguity_set
     # The held-out set's failures are not printed: it is never tuned on.
-    table = format_outcomes(name, outcomes, failures=name == "dev")
+    table = format_outcomes(name, outcomes, failures=name.startswith("dev"))
     with capsys.disabled():
         print(f"\n== ambiguity: {table}")
     scores = AmbiguityScores.of(outcomes)

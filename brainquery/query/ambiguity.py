@@ -20,13 +20,14 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from typing import Callable
 
 import numpy as np
 
 from ..config import AmbiguitySection
 from ..textproc import Analyzer
 from .coverage import TopicTerms
-from .entities import CONTEXT, SORTS, EntityExtractor, compatible, name_key, plain, sorts_of
+from .entities import CONTEXT, SENDER_ITSELF, SORTS, SURNAME, EntityExtractor, compatible, name_key, plain, sorts_of
 from .query_index import QueryIndex
 
 
@@ -79,9 +80,14 @@ class AmbiguityFinder:
             # (a household member is written to by many organisations), or by what the name
             # does ("Ada - dentist", "Ada - school portrait"), says too little.
             described = [e for e in entities if e.described]
-            if any(_distinct(a, b) for n, a in enumerate(described) for b in described[n + 1:]):
+            proper = self._proper
+            if any(_distinct(a, b, proper) for n, a in enumerate(described) for b in described[n + 1:]):
                 return Ambiguity(name=_display(word), entities=tuple(entities))
         return None
+
+    def _proper(self, word: str) -> bool:
+        """A surname, not a word that only a title capitalised ("Lucy Riding Lessons")."""
+        return self.index.entities.is_name(word, False, self.cfg.capitalised_share)
 
     def _doc_scores(self, hybrid: np.ndarray) -> np.ndarray:
         """Each document's best chunk score: one reduce over chunks grouped by document."""
@@ -199,9 +205,8 @@ class AmbiguityFinder:
             covered.append(float(cover.max()) if cover.size else 0.0)
         best = max(covered)
         if best <= 0.0:
-            # The question asks about something none of them has ("Ida's ballet recital"
-            # with no recital anywhere): which one is meant changes nothing, say so plainly.
-            return []
+            # None of them holds the question's other words: the topic tells none apart.
+            return entities
         kept = [dataclasses.replace(e, coverage=c) for e, c in zip(entities, covered)
                 if c >= self.cfg.topic_share * best]
         return sorted(kept, key=lambda e: (-e.coverage, not e.descriptors, not e.described))
@@ -210,7 +215,7 @@ class AmbiguityFinder:
 def describe(entity: Entity, index: QueryIndex, words: int) -> str:
     """A short description from the documents: its labels, then its words ("cat, vet,
     Hillside"), or the title of its best document when nothing describes it."""
-    said = [plain(d) for d in entity.descriptors]
+    said = [plain(d) for d in entity.descriptors if d != SENDER_ITSELF]
     labels = list(dict.fromkeys(d.split(":", 1)[1] for d in said if d.split(":", 1)[0] in SORTS))
     names = list(dict.fromkeys(d[2:].capitalize() for d in said if d.startswith("w:")))
     parts = (labels[:words] + [" ".join(names[:words])] if names else labels[:words])
@@ -247,10 +252,18 @@ def _own(entity: Entity) -> set[str]:
     return {d for d in entity.descriptors if not d.startswith(CONTEXT)}
 
 
-def _distinct(a: Entity, b: Entity) -> bool:
+def _distinct(a: Entity, b: Entity, proper: Callable[[str], bool]) -> bool:
     """Can what is said around the name in each not be one thing?"""
     sorts_a, sorts_b = sorts_of(a.descriptors), sorts_of(b.descriptors)
     if sorts_a and sorts_b and not compatible(sorts_a, sorts_b):
+        return True
+    # A first name with a surname is a person: not another person's surname ("Rowan Feld",
+    # "Rowan Achebe"), not a business that is its own sender ("Sage Thompson", "Sage
+    # <reservations@sagekingston.ca>"); "Ken Marlowe" and "Marlowe Roofing" stay one.
+    surnames_a, surnames_b = _surnames(a, proper), _surnames(b, proper)
+    if surnames_a and surnames_b and not surnames_a & surnames_b:
+        return True
+    if (surnames_a and SENDER_ITSELF in b.descriptors) or (surnames_b and SENDER_ITSELF in a.descriptors):
         return True
     # Different names around it, one of them known to be a person: two people ("Coach
     # Jordan Pike", "Jordan Reyes"). Capitalised words around a place, a business or a thing
@@ -260,6 +273,10 @@ def _distinct(a: Entity, b: Entity) -> bool:
     words_a = {d for d in _own(a) if d.startswith("w:")}
     words_b = {d for d in _own(b) if d.startswith("w:")}
     return bool(words_a and words_b and not words_a & words_b)
+
+
+def _surnames(entity: Entity, proper: Callable[[str], bool]) -> set[str]:
+    return {d[len(SURNAME):] for d in _own(entity) if d.startswith(SURNAME) and proper(d[len(SURNAME):])}
 
 
 def _ranked(sets) -> tuple[str, ...]:

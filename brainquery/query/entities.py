@@ -39,6 +39,7 @@ from ..files import from_json_array, json_array
 SORTS = {"kinship": "person", "roles": "person", "species": "animal", "organisations": "org"}
 _COMPATIBLE = {frozenset({"person", "org"})}
 _POSSESSIVE = re.compile(r"['’]s$")
+_ADDRESSES = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?:https?://|www\.)\S+")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -76,6 +77,11 @@ class Vocabulary:
 # Descriptors from a document's context (its sender, its place) carry this prefix: they join
 # entities like any other, but alone they do not show that an entity is a different one.
 CONTEXT = "c."
+# A capitalised word right after the name ("Rowan Feld"): "s:feld"; the name is the sender's
+# own business ("Sage <reservations@sagekingston.ca>"); the name is the sender's child.
+SURNAME = "s:"
+SENDER_ITSELF = "organisations:sender"
+CHILD_OF_SENDER = "p:child"
 
 
 def plain(descriptor: str) -> str:
@@ -184,6 +190,7 @@ class EntityExtractor:
         self.honorifics = frozenset(cfg.honorifics)
         self.never = frozenset(cfg.not_names) | frozenset(stopwords) | self.honorifics
         self.greetings = frozenset(cfg.greetings)
+        self.parent_tags = frozenset(f"kinship:{label}" for label in cfg.parent_labels)
 
     def build(self, texts: Iterable[str], docs: list[dict[str, Any]]) -> EntityIndex:
         """`texts`: each document's whole text, in document order (read once: a generator
@@ -211,6 +218,9 @@ class EntityExtractor:
         sender = _display_name(str(meta.get("from") or ""))
         header = "\n".join(x for x in (sender, str(meta.get("organizer") or "")) if x)
         full = f"{header}\n\n{text}" if header else text
+        # Mail and web addresses are written in lower case whatever they hold: counted as
+        # words they would make every surname look like a common word.
+        full = _ADDRESSES.sub(lambda m: " " * len(m.group()), full)
         matches = list(self.word_re.finditer(full))
         words = [m.group() for m in matches]
         lower = [name_key(w) for w in words]
@@ -227,8 +237,32 @@ class EntityExtractor:
             if i > 0 and lower[i - 1] in self.greetings:
                 continue   # "Hi Claire,": the reader, not what the document is about
             mentions.setdefault(key, []).append(self._descriptors(i, full, matches, lower, hits))
-        context = self._context(sender, str(meta.get("location") or ""), str(meta.get("from") or ""))
+        address = str(meta.get("from") or "")
+        context = self._context(sender, str(meta.get("location") or ""), address)
+        surname = self._surname(sender)
+        local, domain = _address_parts(address)
+        for name, sets in mentions.items():
+            for found in sets:
+                if CHILD_OF_SENDER in found:
+                    found.discard(CHILD_OF_SENDER)
+                    if surname and surname != name:
+                        found.add(SURNAME + surname)
+            if (len(name) >= self.cfg.sender_name_chars and domain not in self.cfg.webmail_domains
+                    and name in domain.split(".")[0] and name not in local
+                    and (not sender or name_key(self.word_re.findall(sender)[0]) == name)):
+                # "Sage <reservations@sagekingston.ca>": the name is the sender itself, a
+                # business writing about its own order, not someone it writes about ("Marcus
+                # Hale <marcus@haleplumbing...>" is a person and his business).
+                for found in sets:
+                    found.add(SENDER_ITSELF)
         return {name: self._entities(sets, context) for name, sets in mentions.items()}
+
+    def _surname(self, sender: str) -> str:
+        words = [name_key(w) for w in self.word_re.findall(sender)]
+        if len(words) < 2 or not all(w[0].isupper() for w in self.word_re.findall(sender)):
+            return ""
+        last = words[-1]
+        return "" if last in self.never or last in self.vocab.words else last
 
     def _descriptors(self, i: int, text: str, matches: list[re.Match], lower: list[str],
                      hits: list[tuple[int, int, str]]) -> set[str]:
@@ -238,7 +272,7 @@ class EntityExtractor:
         for step in (-1, 1):
             found: set[str] = set()
             j = i
-            for _ in range(self.cfg.neighbours):
+            for n in range(self.cfg.neighbours):
                 k = j + step
                 if not 0 <= k < len(matches):
                     break
@@ -250,12 +284,22 @@ class EntityExtractor:
                 if not (self.gap_re.fullmatch(gap) or titled) or not matches[k].group()[0].isupper():
                     break
                 if lower[k] not in self.honorifics and lower[k] not in self.never:
-                    found.add(self._tag(lower[k], hits, k))
+                    tag = self._tag(lower[k], hits, k)
+                    found.add(tag)
+                    if step > 0 and n == 0 and tag.startswith("w:"):
+                        # The word right after a first name is its surname, if the
+                        # documents always capitalise it (judged at question time).
+                        found.add(SURNAME + lower[k])
                 j = k
             # After a possessive the capitalised words are the name's business ("Pepper's
             # Bakery") or only something of the name's ("Theo's Cub Scouts").
             if step < 0 or not possessive or any(t.startswith("organisations:") for t in found):
                 out |= found
+        if possessive and i + 1 < len(lower) and any(
+                tag in self.parent_tags for a, _, tag in hits if a == i + 1):
+            # "Adaeze (Rowan's mum)": the writer is the name's parent, and the name most
+            # likely carries the writer's surname.
+            out.add(CHILD_OF_SENDER)
         # Vocabulary words in the same clause, a few words away, or in a parenthesis after it.
         start, end = matches[i].start(), matches[i].end()
         paren = re.match(r"\s*\(([^)]{0,%d})\)" % self.cfg.parenthesis_chars, text[end:])
@@ -320,6 +364,15 @@ class EntityExtractor:
         if not clusters:
             return [tuple(sorted(context))]
         return [tuple(sorted(c | context)) for c in clusters]
+
+
+def _address_parts(value: str) -> tuple[str, str]:
+    """ "Sage <reservations@sagekingston.ca>" -> ("reservations", "sagekingston.ca")."""
+    if "@" not in value:
+        return "", ""
+    at = value.rfind("@")
+    local = re.split(r"[<\s\"]", value[:at])[-1].lower()
+    return local, value[at + 1:].strip(" >").lower()
 
 
 def _display_name(value: str) -> str:

@@ -55,7 +55,7 @@ GENERATION_KEY = "generation"       # counts publications: a reader reloads on a
 INDEX_FILE = "query_index.npz"
 LEGACY_FILES = ("query_index.pkl",)  # pickles of older versions: deleted, never read
 DIRTY = "dirty"
-_FORMAT = 9   # 6: a message's sender names join its words for BM25; 7-8: calendar fields; 9: entities
+_FORMAT = 10  # 6: a message's sender names join its words for BM25; 7-8: calendar fields; 9: entities; 10: surnames, senders
 # The metadata keys that name who a document's voice belongs to, most specific first:
 # near-duplicates from one voice (a monthly bill, a weekly newsletter) are one piece of
 # evidence, not many.
