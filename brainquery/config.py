@@ -230,6 +230,8 @@ class TypeWeightSection:
 @dataclasses.dataclass(frozen=True)
 class AnswerSection:
     max_sentences: int
+    issuer_kinds: tuple[str, ...]
+    issuer_types: tuple[str, ...]
     max_chars: int
     snippet_chars: int
     conflict_share: float

@@ -10,7 +10,7 @@ import pytest
 from conftest import REALDATA, requires_realdata
 
 from brainquery import Brain
-from brainquery.query.answer import extract
+from brainquery.query.answer import expected_kind, extract
 from brainquery.config import load_config
 from brainquery.textproc import Analyzer
 
@@ -68,6 +68,30 @@ def test_the_answer_is_the_value_with_its_sentence_as_evidence(tmp_path):
     assert result["answer_kind"] == "amount"
     assert "Total for this invoice $4.11" in result["evidence"]["text"]
     assert result["evidence"]["source"].endswith("2026-03-02-aws-invoice.txt")
+
+
+def test_who_did_a_job_billed_by_mail_is_the_business_that_billed_it(tmp_path):
+    (tmp_path / "bill.eml").write_text(
+        "From: Badger State Mechanical <billing@badgerstate.example>\nTo: Sam <sam@example.org>\n"
+        "Subject: Invoice 26-0314 from Badger State Mechanical\nDate: Sat, 14 Mar 2026 10:00:00 -0600\n\n"
+        "Invoice number: 26-0314\nInvoice date: March 14, 2026\nNew furnace installed March 10-11, 2026.\n"
+        "Total due $7,098.52\nPayment due by April 13, 2026.\n")
+    brain = Brain(tmp_path / "store")
+    brain.ingest([tmp_path / "bill.eml"], now=NOW)
+    result = brain.ask("Which heating company installed our new furnace?", now=NOW).to_dict()
+    assert result["answer"].startswith("Badger State Mechanical"), result["answer"]
+    assert "furnace installed" in result["evidence"]["text"]
+
+
+@pytest.mark.parametrize("question, kind", [
+    ("number for luis the roofing guy?", "phone"),
+    ("who's our vet? need the number", "phone"),
+    ("What is the telephone number for the dentist?", "phone"),
+    ("What's the policy number for our house insurance?", None),
+    ("what is the model number of the fridge", "model"),
+])
+def test_a_number_asked_for_is_a_phone_number_unless_it_names_another(question, kind):
+    assert expected_kind(question, CFG.answer) == kind
 
 
 def test_a_question_with_no_span_of_its_kind_answers_with_a_sentence(tmp_path):

@@ -224,6 +224,10 @@ class Asker:
             # (another speaker's words on the subject): nothing answers.
             return AskResult(answer=None, confidence=0.0, message=IDK, conflicts=[],
                              coverage=round(top_cover, 4), level="unknown", **base)
+        issuer = self._issuer(top.doc) if kind in self.config.answer.issuer_kinds else ""
+        if issuer:
+            text = extract.text if issuer.casefold() in extract.text.casefold() else f"{issuer} — {extract.text}"
+            extract = dataclasses.replace(extract, text=text, value=answers.normalise_value(issuer), shown=issuer)
         relative = None
         if (kind in self.config.answer.dated_kinds and extract.value is None
                 and not np.isnan(self.index.doc_epoch[top.doc])):
@@ -285,6 +289,20 @@ class Asker:
                          message=message, conflicts=conflicts, coverage=round(top_cover, 4),
                          level=level, answer_kind=kind if value_answer else "sentence",
                          evidence=evidence if extract.text else None, **base)
+
+    def _issuer(self, doc: int) -> str:
+        """Who issued a bill: its vendor, or the business that mailed it (not a person
+        writing from a mailbox anyone can have)."""
+        meta = self.index.docs[doc]
+        if str(meta.get("doc_type", "")) not in self.config.answer.issuer_types:
+            return ""
+        vendor = str(meta.get("invoice_vendor") or "").strip()
+        if vendor:
+            return vendor
+        sender = str(meta.get("from") or "")
+        domain = sender[sender.rfind("@") + 1:].strip(" >").lower() if "@" in sender else ""
+        name = sender[:sender.index("<")].strip().strip('"') if "<" in sender else ""
+        return name if name and domain not in self.config.ambiguity.webmail_domains else ""
 
     def _ask_back(self, question: str, ambiguity: Ambiguity, query: Query,
                   term_weights: dict[str, float], base: dict[str, Any]) -> AskResult:
