@@ -89,8 +89,11 @@ def test_who_did_a_job_billed_by_mail_is_the_business_that_billed_it(tmp_path):
     ("What is the telephone number for the dentist?", "phone"),
     ("What's the policy number for our house insurance?", None),
     ("what is the model number of the fridge", "model"),
+    ("What do we owe the electric company?", "amount"),
+    ("What did the July statement come to?", "amount"),
+    ("what did the roofer want for the job", "amount"),
 ])
-def test_a_number_asked_for_is_a_phone_number_unless_it_names_another(question, kind):
+def test_the_kind_of_value_a_question_asks_for(question, kind):
     assert expected_kind(question, CFG.answer) == kind
 
 
