@@ -107,6 +107,7 @@ class EvaluationSection:
     calendar_dev_right: float
     calendar_dev2_right: float
     calendar_heldout_right: float
+    calendar_heldout2_right: float
     ambiguity_dev_asked: float
     ambiguity_dev_qualified_asked: float
     ambiguity_heldout_asked: float

@@ -100,6 +100,34 @@ def test_a_question_not_about_an_event_is_answered_as_before(piano_brain):
     assert result.occurrences == []
 
 
+TRIP = textwrap.dedent("""\
+    BEGIN:VCALENDAR
+    VERSION:2.0
+    PRODID:-//test//EN
+    BEGIN:VEVENT
+    UID:trip@example.com
+    DTSTART;TZID=America/Toronto:20261127T091500
+    DTEND;TZID=America/Toronto:20261127T143000
+    SUMMARY:Grade 7 Field Trip - Museum of Nature
+    DESCRIPTION:Bus leaves at 9:15 and returns by 2:30.\\nStudents need a bagged lunch\\, a wa
+     ter bottle and the signed permission form.
+    LOCATION:Museum of Nature\\, 240 McLeod St\\, Ottawa
+    END:VEVENT
+    END:VCALENDAR
+    """)
+
+
+def test_what_only_an_events_note_says_is_answered_from_the_note(tmp_path):
+    (tmp_path / "files").mkdir()
+    (tmp_path / "files" / "school.ics").write_text(TRIP, encoding="utf-8")
+    brain = Brain(tmp_path / "store")
+    brain.ingest([tmp_path / "files"], now=NOW)
+    result = brain.ask("What do students need for the field trip?", now=NOW)
+    assert result.answer.startswith("Grade 7 Field Trip - Museum of Nature; Starts"), result.answer
+    assert "Students need a bagged lunch, a water bottle" in result.answer
+    assert "Location:" not in result.answer
+
+
 HOSTILE = textwrap.dedent("""\
     BEGIN:VCALENDAR
     VERSION:2.0
@@ -137,7 +165,8 @@ def test_a_rule_firing_every_second_costs_only_the_window(tmp_path):
 
 @pytest.mark.parametrize("name, floor_key", [("dev", "calendar_dev_right"),
                                              ("dev2", "calendar_dev2_right"),
-                                             ("heldout", "calendar_heldout_right")])
+                                             ("heldout", "calendar_heldout_right"),
+                                             ("heldout2", "calendar_heldout2_right")])
 def test_calendar_question_sets(name, floor_key, tmp_path):
     folder = REPO / "fixtures" / "calendar16" / name
     questions = load_event_questions(folder / "questions.jsonl")

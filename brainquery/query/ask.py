@@ -490,8 +490,10 @@ class Asker:
         meta = self.index.docs[doc]
         if meta.get("doc_type") == "calendar_event" and kind not in self.config.events.line_kinds:
             # An event is a record: what, when, where, note: its whole text is the extract,
-            # unless the question asks for a value one line of it holds (a number to call).
-            return answers.whole(self._doc_text(doc), kind, self.config.answer)
+            # unless the question asks for a value one line of it holds (a number to call),
+            # or for something only its note says ("what to pack for the field trip").
+            note = self._event_note(doc, term_weights) if kind is None else None
+            return note or answers.whole(self._doc_text(doc), kind, self.config.answer)
         text = self._doc_text(doc, with_title=False)
         # The people the question names who speak in this document (a chat transcript).
         people = frozenset(self._named & answers.speakers(text)) if self._named else frozenset()
@@ -503,6 +505,25 @@ class Asker:
                                self.analyzer.tokens_many, self.config.answer,
                                title=str(self.index.docs[doc].get("title", "")), people=people,
                                owed_asked=self._owed_asked)
+
+    def _event_note(self, doc: int, term_weights: dict[str, float]) -> answers.Extract | None:
+        """The sentence of an event's description that answers, after the event's title,
+        when it holds a word of the question the title does not."""
+        title = str(self.index.docs[doc].get("title", ""))
+        every = self._doc_text(doc, with_title=False).split("\n")
+        lines = [line for line in every
+                 if line.strip() and not line.startswith(FIELD_LINES) and line.strip() != title]
+        if not lines:
+            return None
+        note = answers.extract("\n".join(lines), None, self._idf_weighted(term_weights),
+                               self.analyzer.tokens_many, self.config.answer, title=title)
+        said = set(self.analyzer.tokens(note.text)) - set(self.analyzer.tokens(title))
+        if not note.text or not said & term_weights.keys():
+            return None
+        # The event's when stays with its note: "which day ..." is about the event too.
+        when = [line.strip() for line in every if line.startswith(FIELD_LINES[:3])]
+        head = "; ".join(x for x in (title, *when) if x)
+        return dataclasses.replace(note, text=f"{head}: {note.text}" if head else note.text)
 
     def _idf_weighted(self, term_weights: dict[str, float]) -> dict[str, float]:
         bm25 = self.index.bm25
