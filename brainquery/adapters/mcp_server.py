@@ -23,6 +23,8 @@ from ..storage.store import StoreBusy, StoreError
 from ..web import ingest_paths
 from .retrieval import resolve_now
 
+_OUTSIDE_ROOTS = ("a path lies outside the folders this server may ingest: those already "
+                  "ingested (brainquery roots) or named with brainquery mcp --allow PATH")
 # Metadata a document keeps for the store's own bookkeeping: not facts about the document.
 _BOOKKEEPING = frozenset({"chunk_no", "n_chunks", "content_hash", "source_epoch"})
 
@@ -114,7 +116,8 @@ def build_server(brain: Brain, *, now: datetime | None = None, allow_ingest: boo
         def ingest(paths: list[str]) -> dict[str, Any]:
             refused = ingest_paths.refusal(paths, brain.config.web, roots)
             if refused:
-                raise ToolError(refused[1])
+                status, reason = refused
+                raise ToolError(_OUTSIDE_ROOTS if status == ingest_paths.OUTSIDE else reason)
             try:
                 return brain.ingest(paths, now=pinned, wait=False).to_dict()
             except (StoreBusy, StoreError) as err:
