@@ -275,6 +275,8 @@ def cmd_mcp(brain: Brain, args: argparse.Namespace) -> int:
     An assistant app starts it itself, e.g. with the command
     `brainquery mcp --store ~/household-store`.
     """
+    if args.allow and not args.allow_ingest:
+        raise UsageError("--allow names where ingest may read: it needs --allow-ingest")
     try:
         from .adapters.mcp_server import serve
     except ImportError as err:

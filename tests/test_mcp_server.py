@@ -208,3 +208,9 @@ def test_without_the_sdk_the_command_says_which_extra_to_install(tmp_path):
                           env={**os.environ, "PYTHONPATH": str(REPO)}, cwd=tmp_path, timeout=120)
     assert done.returncode == 2 and done.stdout == ""
     assert "pip install 'brainquery[mcp]'" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_allow_without_allow_ingest_is_refused_and_nothing_is_written(tmp_path, capsys):
+    assert main(["mcp", "--store", str(tmp_path / "store"), "--allow", str(tmp_path)]) == 2
+    assert "--allow-ingest" in capsys.readouterr().err
+    assert not (tmp_path / "store").exists()
