@@ -4,9 +4,10 @@ from __future__ import annotations
 import json
 import os
 import threading
-from datetime import datetime, timezone
+from datetime import date, datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Sequence
+from zoneinfo import ZoneInfo
 
 from . import check as check_module
 from .storage import model_cache
@@ -16,6 +17,7 @@ from .config import Config, load_config
 from .files import from_json_array, load_arrays, remove_leftovers, replaced
 from .storage.indexer import EXIT_NOTHING_RAN, Indexer, IngestSummary, ReportLine
 from .originals import Original, open_original
+from .storage.chunking import join_chunks
 from .storage.store import Store
 from .storage.writer_lock import stderr_notice
 
@@ -86,6 +88,17 @@ class Brain:
         """What to show for stored document `doc_id` (raises originals.NoSuchDocument)."""
         return open_original(self.store, doc_id, self.roots(),
                              self.config.ingest.ingest.max_file_bytes)
+
+    def document_text(self, doc_id: str) -> str | None:
+        """The stored text of document `doc_id` (its chunks joined), or None when not stored."""
+        found = self.store.document(doc_id)
+        return None if found is None else "\n".join(join_chunks(found[1]))
+
+    def pinned_now(self, day: date) -> datetime:
+        """A pinned day (`--now YYYY-MM-DD`): noon of it in the household's zone
+        (ingest.floating_timezone), so answers are reproducible."""
+        zone = ZoneInfo(self.config.ingest.ingest.floating_timezone)
+        return datetime(day.year, day.month, day.day, 12, tzinfo=zone)
 
     def roots(self) -> list[str]:
         """Every file and folder ever named to an ingest that ran, symlinks resolved."""

@@ -55,7 +55,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         _check_now(args.now, config)
         # The report file is opened before the store: a bad --report changes nothing.
         args.report_file = _open_report(args.report) if getattr(args, "report", None) else None
-        brain = Brain(args.store, config, read_only=args.read_only)
+        brain = Brain(args.store, config,
+                      read_only=args.read_only and not getattr(args, "allow_ingest", False))
         return args.run(brain, args)
     except StoreBusy as err:
         print(f"brainquery: {printable(str(err))} (without --no-wait, a writer waits its turn)",
@@ -266,6 +267,30 @@ def cmd_serve(brain: Brain, args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_mcp(brain: Brain, args: argparse.Namespace) -> int:
+    """Serve the store to an assistant app over the Model Context Protocol (stdio).
+
+    Tools: ask, documents, open_document; ingest only with --allow-ingest (the store is
+    otherwise opened read-only). Needs the mcp extra: pip install 'brainquery[mcp]'.
+    An assistant app starts it itself, e.g. with the command
+    `brainquery mcp --store ~/household-store`.
+    """
+    if args.allow and not args.allow_ingest:
+        raise UsageError("--allow names where ingest may read: it needs --allow-ingest")
+    try:
+        from .adapters.mcp_server import serve
+    except ImportError as err:
+        if err.name is None or err.name.split(".")[0] != "mcp":
+            raise
+        print("brainquery: mcp needs the Model Context Protocol SDK: "
+              "pip install 'brainquery[mcp]'", file=sys.stderr)
+        return EXIT_NOTHING_RAN
+    allowed = [os.path.realpath(os.path.expanduser(p)) for p in args.allow]
+    serve(brain, now=_ask_now(brain, args.now) if args.now else None,
+          allow_ingest=args.allow_ingest, allowed_roots=allowed or None)
+    return 0
+
+
 def render_answer(result) -> str:
     """The answer, the confidence message, then the sources with type, date and age."""
     lines = [f"Q: {result.query}  [{result.pattern}]",
@@ -300,10 +325,7 @@ def _ask_now(brain: Brain, day: datetime | None) -> datetime:
     """A pinned day means noon there (in the household's zone); else this moment."""
     if day is None:
         return datetime.now(timezone.utc).astimezone()
-    from zoneinfo import ZoneInfo
-
-    zone = ZoneInfo(brain.config.ingest.ingest.floating_timezone)
-    return datetime(day.year, day.month, day.day, 12, tzinfo=zone)
+    return brain.pinned_now(day)
 
 
 def cmd_ls(brain: Brain, args: argparse.Namespace) -> int:
@@ -407,12 +429,12 @@ def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="brainquery", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
-    # Commands that only read open the store read-only (see Store).
+    # Commands that only read open the store read-only (see Store); mcp unless --allow-ingest.
     for name, func, extra, read_only in (
             ("ingest", cmd_ingest, _ingest_args, False), ("ask", cmd_ask, _ask_args, True),
             ("eval", cmd_eval, _eval_args, False), ("ls", cmd_ls, None, True),
             ("serve", cmd_serve, _serve_args, False), ("roots", cmd_roots, _roots_args, False),
-            ("check", cmd_check, None, False)):
+            ("check", cmd_check, None, False), ("mcp", cmd_mcp, _mcp_args, True)):
         p = sub.add_parser(name, parents=[common], help=func.__doc__.splitlines()[0],
                            description=func.__doc__,
                            formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -450,6 +472,14 @@ def _serve_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--allow", action="append", metavar="PATH", default=[],
                    help="without a token, web ingests only into folders under PATH (repeatable; "
                         "default: the roots already ingested, see brainquery roots)")
+
+
+def _mcp_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--allow-ingest", action="store_true",
+                   help="offer the ingest tool (and open the store for writing)")
+    p.add_argument("--allow", action="append", metavar="PATH", default=[],
+                   help="with --allow-ingest, ingest only under PATH (repeatable; default: "
+                        "the roots already ingested, see brainquery roots)")
 
 
 def _eval_args(p: argparse.ArgumentParser) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "brainquery"
-SURFACES = {"brain", "cli", "check", "originals", "ingest_eval", "web", "__main__"}
+SURFACES = {"brain", "cli", "check", "originals", "ingest_eval", "web", "adapters", "__main__"}
 
 
 def imported(path: Path) -> set[str]:

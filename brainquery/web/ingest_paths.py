@@ -15,6 +15,10 @@ from typing import Sequence
 from ..config import WebSection
 
 
+# The status of a path outside the allowed roots (the others are 422: not a path at all).
+OUTSIDE = 403
+
+
 def path_max() -> int:
     """The system's PATH_MAX (bytes, with the terminating NUL)."""
     try:
@@ -40,7 +44,7 @@ def refusal(paths: Sequence[str], web: WebSection, allowed_roots: Sequence[str] 
         if len(raw) >= limit:
             return 422, f"path {n} is longer than PATH_MAX ({limit} bytes)"
         if allowed_roots is not None and not _allowed(path, allowed_roots, web.allowed_hidden):
-            return 403, (f"path {n} is outside the folders this server ingests without a token "
+            return OUTSIDE, (f"path {n} is outside the folders this server ingests without a token "
                          "(serve --allow PATH)")
     return None
 
