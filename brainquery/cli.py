@@ -369,7 +369,7 @@ def _mail_folder_text(folder: dict) -> str:
     if folder["relisted"]:
         text += " (its UIDVALIDITY changed: the folder was read again)"
     if folder["gone"]:
-        text += f"; {folder['gone']} stored messages are no longer on the server (kept)"
+        text += f"; {folder['gone']} stored messages are no longer in it on the server (kept)"
     return text
 
 

@@ -80,12 +80,15 @@ class ImapSection:
     password_command_timeout_seconds: float
     ca_file: str
     skip_folders: tuple[str, ...]
+    max_failed_uids: int
 
     def __post_init__(self) -> None:
         for name in ("connect_timeout_seconds", "timeout_seconds", "fetch_batch_messages",
                      "fetch_batch_bytes", "password_command_timeout_seconds"):
             if getattr(self, name) <= 0:
                 raise ConfigError(f"config key imap.{name} must be above 0, got {getattr(self, name)}")
+        if self.max_failed_uids < 0:
+            raise ConfigError(f"config key imap.max_failed_uids must be at least 0, got {self.max_failed_uids}")
 
 
 @dataclasses.dataclass(frozen=True)

@@ -145,7 +145,7 @@ class ImapSession:
 
     def examine(self, folder: str) -> FolderStatus:
         """Open `folder` read-only (EXAMINE)."""
-        typ, data = self._call(f"EXAMINE {folder}", lambda c: c.select(_quoted(folder), readonly=True))
+        typ, data = self._call("EXAMINE", lambda c: c.select(_quoted(folder), readonly=True))
         if typ != "OK":
             raise ImapError(f"{self.account.url}: cannot open folder {folder!r}: {_text(data)}")
         codes = self._conn.untagged_responses
@@ -161,6 +161,17 @@ class ImapSession:
         for head, _ in _fetch_records(data):
             uid, size = _int_field(_UID, head), _int_field(_SIZE, head)
             if uid is not None and size is not None and uid > last_uid:  # n:* always names the last
+                found[uid] = size
+        return sorted(found.items())
+
+    def sizes_of(self, uids: Sequence[int]) -> list[tuple[int, int]]:
+        """(uid, size) of those of `uids` the folder still holds."""
+        typ, data = self._call("UID FETCH", lambda c: c.uid("FETCH", _uid_set(uids), "(UID RFC822.SIZE)"))
+        wanted = set(uids)
+        found = {}
+        for head, _ in _fetch_records(data):
+            uid, size = _int_field(_UID, head), _int_field(_SIZE, head)
+            if uid in wanted and size is not None:
                 found[uid] = size
         return sorted(found.items())
 
@@ -186,13 +197,13 @@ class ImapSession:
         try:
             typ, data = command(self._conn)
         except imaplib.IMAP4.abort as err:
-            raise ImapConnectionLost(f"connection lost during {what.split()[0]}: {_reason(err)}") from err
+            raise ImapConnectionLost(f"connection lost during {what}: {_reason(err)}") from err
         except imaplib.IMAP4.error as err:
-            raise ImapError(f"{what.split()[0]} refused: {_reason(err)}") from err
+            raise ImapError(f"{what} refused: {_reason(err)}") from err
         except OSError as err:  # a timeout, a reset, a TLS error
-            raise ImapConnectionLost(f"connection lost during {what.split()[0]}: {_reason(err)}") from err
-        if typ != "OK" and not what.startswith("EXAMINE"):
-            raise ImapError(f"{what.split()[0]} refused: {_text(data)}")
+            raise ImapConnectionLost(f"connection lost during {what}: {_reason(err)}") from err
+        if typ != "OK" and what != "EXAMINE":  # EXAMINE's NO names the folder: said there
+            raise ImapError(f"{what} refused: {_text(data)}")
         return typ, data
 
 

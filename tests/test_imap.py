@@ -229,17 +229,20 @@ def test_the_same_message_in_two_folders_is_one_document(tmp_path, dovecot, user
     dovecot.append(user, mail(1))
     dovecot.append(user, mail(1), folder="Archive")   # a Gmail label, All Mail
     dovecot.append(user, mail(2), folder="Trash")
+    dovecot.append(user, mail(3), folder=encode_folder("Entwürfe"))
     store, report = tmp_path / "store", tmp_path / "report.jsonl"
 
     assert ingest(dovecot.url(user, "*"), store=store, report=report) == 0
 
     docs = documents(store)
-    assert [d["message_id"] for d in docs] == ["note-1@example.org"]  # Trash is not read
+    # Trash is not read.
+    assert sorted(d["message_id"] for d in docs) == ["note-1@example.org", "note-3@example.org"]
     statuses = {(line["source"].rsplit("/", 1)[1], line["status"]) for line in report_lines(report)}
-    assert statuses == {("Archive;UID=1", "skipped"), ("INBOX;UID=1", "ingested")}
+    assert statuses == {("Archive;UID=1", "skipped"), ("INBOX;UID=1", "ingested"),
+                        ("Entw%C3%BCrfe;UID=1", "ingested")}
     # Named, Trash is read.
     assert ingest(dovecot.url(user, "Trash"), store=store) == 0
-    assert len(documents(store)) == 2
+    assert len(documents(store)) == 3
 
 
 def test_reading_never_changes_flags_or_moves_anything(tmp_path, dovecot, user):
@@ -333,6 +336,11 @@ def test_a_broken_message_is_one_failure_and_the_run_goes_on(tmp_path, dovecot, 
     assert f"{source}: message UID {broken}: not an email message" in capsys.readouterr().out
     assert {d["message_id"] for d in documents(store)} == {
         "note-1@example.org", "note-2@example.org", "nested@example.org"}
+    # Like a broken file, it is read again next time, and only it.
+    mark = len(settled_log(dovecot, user))
+    assert ingest(dovecot.url(user), store=store, report=report) == 1
+    assert [line["source"] for line in report_lines(report)] == [source]
+    assert bodies_fetched(dovecot, user, mark) == 1
 
 
 def test_the_password_never_reaches_the_store_the_report_or_the_output(tmp_path, dovecot, user, capsys):
@@ -416,6 +424,10 @@ def test_the_page_syncs_a_folder_the_cli_synced_and_refuses_others(tmp_path, dov
     # Another host would be handed $BRAINQUERY_IMAP_PASSWORD: not without a token.
     other = client.post("/api/ingest", json={"paths": [f"imaps://{user}@mail.example.net/INBOX"]})
     assert other.status_code == 403
+    # A message's original is the text stored: the page never logs in to the server.
+    doc_id = documents(store)[0]["doc_id"]
+    page = client.get(f"/original/{doc_id}")
+    assert page.status_code == 200 and "a message on a mail server" in page.text
 
 
 # ---- the pieces, without a server -----------------------------------------------------

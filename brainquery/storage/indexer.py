@@ -101,7 +101,9 @@ class IngestSummary:
     @property
     def exit_code(self) -> int:
         statuses = self.by_status()
-        if statuses[FAILED] and not (statuses[INGESTED] or statuses[UNCHANGED] or statuses[SKIPPED]):
+        # An IMAP folder read to its end ran, though a re-run lists only what was new.
+        if statuses[FAILED] and not (statuses[INGESTED] or statuses[UNCHANGED] or statuses[SKIPPED]
+                                     or self.mail_folders):
             return EXIT_NOTHING_RAN
         return EXIT_SOME_FAILED if statuses[FAILED] else EXIT_OK
 

@@ -11,7 +11,6 @@ household's archive; the summary counts them.
 from __future__ import annotations
 
 import contextlib
-import logging
 import re
 import sys
 from datetime import datetime, timezone
@@ -23,7 +22,8 @@ from ingest.imap import ImapConnectionLost, ImapError, ImapSession, batches, mes
 from ingest.imap_auth import Secrets
 from ingest.imap_url import ALL_FOLDERS, FolderUrl
 
-log = logging.getLogger(__name__)
+from .indexer import FAILED, ReportLine
+
 
 RECORD_KIND = "imap_folder"
 _UID_IN_SOURCE = re.compile(r";UID=(\d+)$")
@@ -57,8 +57,6 @@ class AccountSync:
 
     def run(self, indexer, emit, summary, progress: bool | None,
             on_input: Callable[[int, int, str], None] | None) -> None:
-        from .indexer import FAILED, ReportLine
-
         try:
             folders = self._expanded()
         except ImapError as err:
@@ -97,51 +95,66 @@ class AccountSync:
 
 def _sync_folder(session: ImapSession, folder: FolderUrl, indexer, emit, cfg: ImapSection,
                  progress: bool | None, on_input) -> dict[str, Any]:
-    from .indexer import FAILED, ReportLine
-
     url = folder.url
     status = session.examine(folder.folder)
     record = indexer.store.source(url) or {}
     relisted = bool(record) and record.get("uidvalidity") != status.uidvalidity
-    last_uid = int(record.get("last_uid", 0)) if record and not relisted else 0
+    same_epoch = bool(record) and not relisted
+    last_uid = int(record.get("last_uid", 0)) if same_epoch else 0
+    # Messages that failed are read again each run, as a broken file is.
+    failed = _uids(record.get("failed_uids", "")) if same_epoch else set()
     nothing_new = status.uidnext is not None and status.uidnext <= last_uid + 1
-    sizes = [] if nothing_new else session.sizes_after(last_uid)
+    sizes = sorted(set(([] if nothing_new else session.sizes_after(last_uid))
+                       + (session.sizes_of(sorted(failed)) if failed else [])))
+    failed &= {uid for uid, _ in sizes}  # a failed message deleted on the server is gone
+    new = sum(1 for uid, _ in sizes if uid > last_uid)
     limit = indexer.ctx.config.ingest.max_message_bytes
     seen: set[str] = set()
-    fetched = 0
+    done = 0
     bar = _bar(folder, len(sizes), progress)
     try:
         for batch in batches(sizes, cfg):
             if on_input is not None:
-                on_input(fetched, len(sizes), url)
-            wanted = [uid for uid, size in batch if size <= limit]
+                on_input(done, len(sizes), url)
             for uid, size in batch:
+                failed.discard(uid)
                 if size > limit:  # refused unread: a 300 MB message never sits in memory
+                    failed.add(uid)
                     indexer.apply_item(url, ItemFailure(
                         source=folder.message_source(uid),
                         error=f"message UID {uid}: message is {size} bytes, over the {limit}-byte limit"),
                         seen, emit)
-            for message in session.fetch(wanted):
+            for message in session.fetch([uid for uid, size in batch if size <= limit]):
                 for item in message_items(message, folder, status.uidvalidity, indexer.ctx):
+                    if isinstance(item, ItemFailure) and not item.attachment:
+                        failed.add(message.uid)
                     indexer.apply_item(url, item, seen, emit)
-            fetched += len(batch)
+            done += len(batch)
             if bar is not None:
                 bar.update(len(batch))
-            last_uid = batch[-1][0]
-            indexer.record_source(_record(url, status.uidvalidity, last_uid))
+            last_uid = max(last_uid, batch[-1][0])
+            indexer.record_source(_record(url, status.uidvalidity, last_uid, failed, cfg))
     finally:
         if bar is not None:
             bar.close()
     if not record or relisted:  # the folder's epoch is recorded even when it is empty
-        indexer.record_source(_record(url, status.uidvalidity, last_uid))
+        indexer.record_source(_record(url, status.uidvalidity, last_uid, failed, cfg))
     gone = _gone(indexer.stored_from(url), status.uidvalidity, session.all_uids())
     return {"folder": url, "uidvalidity": status.uidvalidity, "relisted": relisted,
-            "new": len(sizes), "last_uid": last_uid, "gone": gone}
+            "new": new, "last_uid": last_uid, "gone": gone}
 
 
-def _record(url: str, uidvalidity: int, last_uid: int) -> dict[str, Any]:
+def _record(url: str, uidvalidity: int, last_uid: int, failed: set[int],
+            cfg: ImapSection) -> dict[str, Any]:
+    # The newest failures are kept when there are too many to remember.
+    kept = sorted(failed)[-cfg.max_failed_uids:] if cfg.max_failed_uids else []
     return {"path": url, "status": "ok", "kind": RECORD_KIND, "uidvalidity": uidvalidity,
-            "last_uid": last_uid, "synced": datetime.now(timezone.utc).isoformat()}
+            "last_uid": last_uid, "failed_uids": ",".join(map(str, kept)),
+            "synced": datetime.now(timezone.utc).isoformat()}
+
+
+def _uids(text: str) -> set[int]:
+    return {int(t) for t in str(text).split(",") if t.strip().isdigit()}
 
 
 def _gone(stored: Sequence[dict[str, Any]], uidvalidity: int, on_server: set[int]) -> int:
