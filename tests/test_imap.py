@@ -361,7 +361,7 @@ def test_the_password_never_reaches_the_store_the_report_or_the_output(tmp_path,
     assert PASSWORD not in out.out + out.err
 
 
-def test_password_command_and_xoauth2_token(tmp_path, dovecot, user, monkeypatch):
+def test_password_command_and_xoauth2_token(tmp_path, dovecot, user, monkeypatch, capsys):
     dovecot.append(user, mail(1))
     monkeypatch.delenv("BRAINQUERY_IMAP_PASSWORD")
     command = f"printf '%s\\n' '{PASSWORD}'"
@@ -374,7 +374,17 @@ def test_password_command_and_xoauth2_token(tmp_path, dovecot, user, monkeypatch
     assert ingest(oauth, "--password-command", command, store=store) == 0
     assert len(documents(store)) == 2
     # A failing command is one line, and its output is never shown.
-    assert ingest(dovecot.url(user), "--password-command", "echo oops; exit 3", store=store) == 2
+    capsys.readouterr()
+    assert ingest(dovecot.url(user), "--password-command", "echo s3cr3t-oops; exit 3", store=store) == 2
+    err = capsys.readouterr().err
+    assert "password command failed (exit 3)" in err and "s3cr3t-oops" not in err
+
+
+def test_an_explicit_password_command_wins_over_the_environment(monkeypatch):
+    monkeypatch.setenv("BRAINQUERY_IMAP_PASSWORD", "from-env")
+    account = parse_imap_url("imaps://me@example.org/INBOX").account
+    assert Secrets(password_command="echo from-command").secret_for(account) == "from-command"
+    assert Secrets().secret_for(account) == "from-env"
 
 
 def test_netrc_gives_the_password(tmp_path, dovecot, user, monkeypatch):
@@ -405,6 +415,29 @@ def test_imaps_and_starttls_verify_the_certificate(tmp_path, dovecot_tls, capsys
     capsys.readouterr()
     assert ingest(imaps, store=store) == 2
     assert "certificate is not trusted" in capsys.readouterr().err
+
+
+def test_plain_imap_to_another_machine_is_refused_before_the_password_is_sent(tmp_path, dovecot, user,
+                                                                              capsys):
+    # The same server, reached through an address of this machine that is not loopback.
+    address = _outward_address()
+    if not address or address.startswith("127."):
+        pytest.skip("this machine has no address besides loopback")
+    with CuttingProxy(dovecot.port, host=address) as proxy:
+        code = ingest(f"imap://{user}@{address}:{proxy.port}/INBOX", store=tmp_path / "store")
+    assert code == 2
+    assert "offers no STARTTLS" in capsys.readouterr().err
+    assert PASSWORD.encode() not in bytes(proxy.from_client)
+
+
+def _outward_address() -> str:
+    """This machine's address on its default route (a UDP connect sends nothing)."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+            sock.connect(("192.0.2.1", 9))  # TEST-NET-1: never reached
+            return sock.getsockname()[0]
+    except OSError:
+        return ""
 
 
 # ---- the page -------------------------------------------------------------------------
@@ -495,9 +528,11 @@ class CuttingProxy:
     """A loopback TCP proxy to the server that cuts every connection once `cut_after`
     bytes came from the server, or slows each server write by `delay` seconds."""
 
-    def __init__(self, target_port: int, cut_after: int | None = None, delay: float = 0.0):
+    def __init__(self, target_port: int, cut_after: int | None = None, delay: float = 0.0,
+                 host: str = "127.0.0.1"):
         self.target_port, self.cut_after, self.delay = target_port, cut_after, delay
-        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.from_client = bytearray()  # everything the client sent
+        self.listener = socket.create_server((host, 0))
         self.port = self.listener.getsockname()[1]
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
@@ -540,6 +575,7 @@ class CuttingProxy:
                         sent += len(data)
                         client.sendall(data)
                     else:
+                        self.from_client += data
                         upstream.sendall(data)
         except OSError:
             return
