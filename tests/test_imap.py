@@ -44,8 +44,6 @@ def _server(tls: bool):
 def dovecot():
     server = _server(tls=False)
     yield server
-    if os.environ.get("BQ_DOVECOT_LOG"):
-        Path(os.environ["BQ_DOVECOT_LOG"]).write_text(server.log())
     server.stop()
 
 
