@@ -9,7 +9,11 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 from zoneinfo import ZoneInfo
 
+from ingest.imap_auth import Secrets
+from ingest.imap_url import is_imap_url, parse_imap_url
+
 from . import check as check_module
+from .storage import mail_sync
 from .storage import model_cache
 from .query import query_index
 from .query.ask import Asker, AskResult, check_question
@@ -55,19 +59,29 @@ class Brain:
                progress: bool | None = False,
                on_line: Callable[[ReportLine], None] | None = None,
                on_input: Callable[[int, int, str], None] | None = None,
-               wait: bool = True, follow_symlinks: bool = False) -> IngestSummary:
-        """Ingest files, folders and mailboxes. `on_input(done, total, path)` reports progress.
-        Holds the store's writer lock: another writer is waited for (`wait`), or StoreBusy
-        is raised. A symlink inside a folder is followed only to a file inside an ingested
-        root, unless `follow_symlinks`."""
-        with self._ingest_lock, self.store.writer(wait, self.notify):
+               wait: bool = True, follow_symlinks: bool = False,
+               secrets: Secrets | None = None) -> IngestSummary:
+        """Ingest files, folders, mailboxes and IMAP folders (`imaps://USER@HOST/FOLDER`).
+        `on_input(done, total, path)` reports progress. Holds the store's writer lock:
+        another writer is waited for (`wait`), or StoreBusy is raised. A symlink inside a
+        folder is followed only to a file inside an ingested root, unless
+        `follow_symlinks`. `secrets`: where IMAP passwords come from (default: the
+        configured password command, $BRAINQUERY_IMAP_PASSWORD, ~/.netrc; no prompt).
+        Raises ImapUrlError for a bad IMAP URL and ImapError when an account cannot be
+        logged in to, before anything is written."""
+        named = [str(p) for p in paths]
+        files = [p for p in named if not is_imap_url(p)]
+        folders = [parse_imap_url(p) for p in named if is_imap_url(p)]
+        with self._ingest_lock, self.store.writer(wait, self.notify), \
+                mail_sync.connected(folders, secrets or self.default_secrets(),
+                                    self.config.ingest.imap) as accounts:
             started = datetime.now(timezone.utc)
             remove_leftovers(self.store.cache_dir, model_cache.LEGACY_FILES + query_index.LEGACY_FILES)
-            named = [str(p) for p in paths]
             indexer = Indexer(self.store, self.config, now or started,
-                              roots=None if follow_symlinks else [*self.roots(), *_real(named)])
+                              roots=None if follow_symlinks else [*self.roots(), *_real(files)])
             previous = query_index.mark_dirty(self.store)
-            summary = indexer.ingest(named, progress=progress, on_line=on_line, on_input=on_input)
+            summary = indexer.ingest(files, progress=progress, on_line=on_line, on_input=on_input,
+                                     mail=accounts)
             if indexer.changed or not previous or previous == query_index.DIRTY:
                 # The evidence graph and BM25 matrix are built here, at index time, so the
                 # first question does not pay for them. The new Asker replaces the old in
@@ -80,9 +94,21 @@ class Brain:
             # Only an ingest that ran names roots: a path that failed (missing, too long)
             # must not stay in the store's state.
             if summary.exit_code != EXIT_NOTHING_RAN:
-                self._add_roots([p for p in named if os.path.exists(p)])
+                self._add_roots([p for p in files if os.path.exists(p)])
             self._record_ingest(paths, started, summary)
             return summary
+
+    def default_secrets(self) -> Secrets:
+        """IMAP credentials without a terminal: the configured password command,
+        $BRAINQUERY_IMAP_PASSWORD, ~/.netrc."""
+        cfg = self.config.ingest.imap
+        return Secrets(password_command=cfg.password_command,
+                       command_timeout=cfg.password_command_timeout_seconds)
+
+    def mail_folders(self) -> list[str]:
+        """The URL of every IMAP folder synced into this store (no credentials in them)."""
+        return sorted(path for path, record in self.store.sources().items()
+                      if record.get("kind") == mail_sync.RECORD_KIND)
 
     def original(self, doc_id: str) -> Original:
         """What to show for stored document `doc_id` (raises originals.NoSuchDocument)."""

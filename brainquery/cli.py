@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import Sequence
 
 from ingest.config import ConfigError
+from ingest.imap_auth import ImapError, Secrets
+from ingest.imap_url import ImapUrlError, is_imap_url, parse_imap_url
 
 from .age import relative_age
 from .query.ask import QuestionError
@@ -54,6 +56,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         config = load_config(args.config)
         _check_now(args.now, config)
         # The report file is opened before the store: a bad --report changes nothing.
+        if args.command == "ingest":  # a bad IMAP URL is refused before the store is opened
+            for path in args.paths:
+                if is_imap_url(path):
+                    parse_imap_url(path)
         args.report_file = _open_report(args.report) if getattr(args, "report", None) else None
         brain = Brain(args.store, config,
                       read_only=args.read_only and not getattr(args, "allow_ingest", False))
@@ -65,7 +71,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except StoreWriteError as err:
         print(f"brainquery: {printable(str(err))}", file=sys.stderr)
         return EXIT_SOME_FAILED
-    except (ConfigError, StoreError, UsageError, QuestionError) as err:
+    except (ConfigError, StoreError, UsageError, QuestionError, ImapError, ImapUrlError) as err:
         print(f"brainquery: {printable(str(err))}", file=sys.stderr)
         return EXIT_NOTHING_RAN
     except BrokenPipeError:  # `brainquery ls | head`: the reader has all it wanted
@@ -95,10 +101,15 @@ def quiet_parsers() -> None:
 
 
 def cmd_ingest(brain: Brain, args: argparse.Namespace) -> int:
-    """Ingest files, folders, mbox files and Maildir folders (recursively).
+    """Ingest files, folders, mbox files, Maildir folders and IMAP folders.
 
-    Unchanged files are skipped, changed ones replace their old chunks. Exit code 0 when
-    everything went in, 1 when some files failed, 2 when nothing could be ingested.
+    Unchanged files are skipped, changed ones replace their old chunks. An IMAP folder
+    (imaps://USER@HOST[:PORT]/FOLDER, /* for all) is read read-only, only the messages new
+    since the last run; the password comes from --password-command, $BRAINQUERY_IMAP_PASSWORD,
+    ~/.netrc or a prompt. Exit code 0 when everything went in, 1 when some files failed,
+    2 when nothing could be ingested (a wrong password, a server that cannot be reached).
+
+        brainquery ingest ~/Documents 'imaps://me%40gmail.com@imap.gmail.com/INBOX'
     """
     report = args.report_file
 
@@ -108,9 +119,14 @@ def cmd_ingest(brain: Brain, args: argparse.Namespace) -> int:
             report.write(json.dumps(line.to_dict(), ensure_ascii=False) + "\n")
             report.flush()
 
+    imap = brain.config.ingest.imap
+    secrets = Secrets(password_command=args.password_command or imap.password_command,
+                      command_timeout=imap.password_command_timeout_seconds,
+                      prompt=sys.stdin.isatty())
     try:
         summary = brain.ingest(args.paths, now=args.now, progress=None, on_line=write,
-                               wait=not args.no_wait, follow_symlinks=args.follow_symlinks)
+                               wait=not args.no_wait, follow_symlinks=args.follow_symlinks,
+                               secrets=secrets)
     finally:
         if report is not None:
             report.close()
@@ -358,6 +374,7 @@ def _summary_text(summary: IngestSummary) -> str:
     types = summary.by_doc_type()
     if types:
         lines.append("  " + ", ".join(f"{t} {n}" for t, n in sorted(types.items())))
+    lines += [_mail_folder_text(folder) for folder in summary.mail_folders]
     skipped = [line for line in summary.lines if line.status == "skipped"]
     # Stored, but not whole: a password-protected PDF by its name, a text cut at the limit.
     partial = [line for line in summary.lines if line.status == "ingested" and line.error]
@@ -367,6 +384,15 @@ def _summary_text(summary: IngestSummary) -> str:
             lines.append(f"{title}:")
             lines += [_failure_text(line) for line in group]
     return "\n".join(lines)
+
+
+def _mail_folder_text(folder: dict) -> str:
+    text = f"  {folder['folder']}: {folder['new']} new messages"
+    if folder["relisted"]:
+        text += " (its UIDVALIDITY changed: the folder was read again)"
+    if folder["gone"]:
+        text += f"; {folder['gone']} stored messages are no longer in it on the server (kept)"
+    return text
 
 
 def _failure_text(line: ReportLine) -> str:
@@ -452,6 +478,9 @@ def _ingest_args(p: argparse.ArgumentParser) -> None:
                    help="exit with code 2 instead of waiting when another ingest writes the store")
     p.add_argument("--follow-symlinks", action="store_true",
                    help="follow symlinks inside folders to files outside the ingested folders")
+    p.add_argument("--password-command", metavar="CMD",
+                   help="a shell command printing the IMAP password (or, with ;AUTH=XOAUTH2 "
+                        "in the URL, an OAuth access token) on its first line, e.g. 'pass show mail'")
 
 
 def _roots_args(p: argparse.ArgumentParser) -> None:

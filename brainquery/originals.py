@@ -22,6 +22,7 @@ from ingest.sniff import magic
 
 from .storage.chunking import join_chunks
 from .storage.indexer import file_stat
+from .storage.mail_sync import RECORD_KIND as IMAP_FOLDER
 from .storage.store import Store
 
 DOC_ID = re.compile(r"[0-9a-f]{32}")
@@ -78,6 +79,9 @@ def _checked_file(store: Store, meta: dict[str, Any], roots: Sequence[str]) -> t
     record = store.source(file_path) if file_path else None
     if record is None:
         return None, "the store has no record of the file this came from"
+    if record.get("kind") == IMAP_FOLDER:
+        # Opening it would mean logging in to the server: the page shows what was stored.
+        return None, "a message on a mail server: shown as stored"
     # A name that is not UTF-8 is stored escaped (`caf\xe9.txt`); its bytes open the file.
     raw = record.get("path_bytes")
     path = Path(os.fsdecode(bytes.fromhex(raw))) if raw else Path(file_path)

@@ -62,6 +62,10 @@ class Blob:
     parent: Parent | None = None
     content_type: str = ""            # declared MIME type, when a container declared one
     sniff_bytes: int = 4096
+    # When the container received it (an IMAP server's INTERNALDATE), and that date's
+    # name: the fallback for a message with no date of its own, in place of a file time.
+    container_date: datetime | None = None
+    container_date_source: str = ""
 
     @classmethod
     def from_path(cls, path: Path, sniff_bytes: int = 4096) -> "Blob":

@@ -71,6 +71,27 @@ class IngestSection:
 
 
 @dataclasses.dataclass(frozen=True)
+class ImapSection:
+    connect_timeout_seconds: float
+    timeout_seconds: float
+    fetch_batch_messages: int
+    fetch_batch_bytes: int
+    password_command: str
+    password_command_timeout_seconds: float
+    ca_file: str
+    skip_folders: tuple[str, ...]
+    max_failed_uids: int
+
+    def __post_init__(self) -> None:
+        for name in ("connect_timeout_seconds", "timeout_seconds", "fetch_batch_messages",
+                     "fetch_batch_bytes", "password_command_timeout_seconds"):
+            if getattr(self, name) <= 0:
+                raise ConfigError(f"config key imap.{name} must be above 0, got {getattr(self, name)}")
+        if self.max_failed_uids < 0:
+            raise ConfigError(f"config key imap.max_failed_uids must be at least 0, got {self.max_failed_uids}")
+
+
+@dataclasses.dataclass(frozen=True)
 class EmailSection:
     newsletter_threshold: float
     header_list_unsubscribe: float
@@ -206,6 +227,7 @@ class IngestConfig:
     """The sections the ingestion side reads."""
 
     ingest: IngestSection
+    imap: ImapSection
     email: EmailSection
     pdf: PdfSection
     dates: DatesSection

@@ -2,8 +2,9 @@
 
 An attachment keeps its message's `source`, `file_path` and `message_id`, names itself in
 `attachment`, points at the message with `parent_id`, and inherits the message's date when
-it carries none of its own. A file with no date of its own falls back to its file time;
-only a blob with neither says "ingested".
+it carries none of its own. A file with no date of its own falls back to its file time (a
+message on a mail server to the date the server received it); only a blob with neither
+says "ingested".
 """
 from __future__ import annotations
 
@@ -32,6 +33,8 @@ def fallback_date(blob: Blob, ctx: Context) -> tuple[datetime, str, bool]:
     """(date, date_source, floating) for a blob whose content states no date."""
     if blob.parent is not None and blob.parent.source_date is not None:
         return blob.parent.source_date, "parent_message", blob.parent.date_floating
+    if blob.container_date is not None:
+        return blob.container_date, blob.container_date_source, False
     if blob.mtime is not None:
         return blob.mtime, "file_mtime", False
     return ctx.now, "ingested", False

@@ -72,6 +72,9 @@ class ReportLine:
 class IngestSummary:
     lines: list[ReportLine] = dataclasses.field(default_factory=list)
     inputs: int = 0
+    # One record per IMAP folder read (storage/mail_sync.py): its URL, UIDVALIDITY, how
+    # many messages were new and fetched, how many stored ones are gone from the server.
+    mail_folders: list[dict[str, Any]] = dataclasses.field(default_factory=list)
 
     def by_status(self) -> collections.Counter:
         return collections.Counter(line.status for line in self.lines)
@@ -88,6 +91,7 @@ class IngestSummary:
             "doc_types": dict(self.by_doc_type()),
             "failures": [{"source": f.source, "error": f.error} for f in self.failures],
             "exit_code": self.exit_code,
+            "mail_folders": list(self.mail_folders),
         }
 
     @property
@@ -97,7 +101,9 @@ class IngestSummary:
     @property
     def exit_code(self) -> int:
         statuses = self.by_status()
-        if statuses[FAILED] and not (statuses[INGESTED] or statuses[UNCHANGED] or statuses[SKIPPED]):
+        # An IMAP folder read to its end ran, though a re-run lists only what was new.
+        if statuses[FAILED] and not (statuses[INGESTED] or statuses[UNCHANGED] or statuses[SKIPPED]
+                                     or self.mail_folders):
             return EXIT_NOTHING_RAN
         return EXIT_SOME_FAILED if statuses[FAILED] else EXIT_OK
 
@@ -138,8 +144,11 @@ class Indexer:
 
     def ingest(self, paths: Sequence[str], progress: bool | None = None,
                on_line: Callable[[ReportLine], None] | None = None,
-               on_input: Callable[[int, int, str], None] | None = None) -> IngestSummary:
-        """`on_input(done, total, path)` is called before each input is read."""
+               on_input: Callable[[int, int, str], None] | None = None,
+               mail: Sequence[Any] = ()) -> IngestSummary:
+        """`on_input(done, total, path)` is called before each input is read. `mail`:
+        IMAP accounts to read after the files (storage/mail_sync.AccountSync), each
+        `.run(indexer, emit, summary, progress, on_input)`."""
         summary = IngestSummary()
         emit = _Emitter(summary, on_line, self.config.ingest.ingest)
         self._load_known()
@@ -159,6 +168,8 @@ class Indexer:
                                       "(--follow-symlinks follows it)"))
                 continue
             self._ingest_blob(item, sources.get(storable(str(item.path))), emit)
+        for account in mail:
+            account.run(self, emit, summary, progress, on_input)
         if on_input is not None:
             on_input(len(inputs), len(inputs), "")  # all read; what is left is writing
         self._flush(final=True)
@@ -275,6 +286,26 @@ class Indexer:
             self.store.delete([f"{doc.doc_id}:{n}" for n in range(len(chunks), known.n_chunks)])
         self._known[doc.doc_id] = _Known(doc.content_hash, doc.file_path, doc.source, len(chunks), base)
         self._by_file[doc.file_path].add(doc.doc_id)
+
+    # ---- items from elsewhere (an IMAP folder) -----------------------------------------
+    def apply_item(self, path: str, item: Document | ItemFailure, seen: set[str],
+                   emit: "_Emitter") -> None:
+        """One document (or failure) of the input `path`, as for a file's; nothing stored
+        under `path` is ever deleted for being absent (a server's folder is read in part)."""
+        self._apply_item(path, item, seen, emit)
+        if len(self._pending) >= self.store.batch_size:
+            self._flush(final=False)
+
+    def record_source(self, record: dict[str, Any]) -> None:
+        """Write `record` (keyed by its "path") after every chunk applied before it: a
+        record of progress is never ahead of what the store holds."""
+        self._pending_sources[:] = [r for r in self._pending_sources if r["path"] != record["path"]]
+        self._pending_sources.append(record)
+
+    def stored_from(self, path: str) -> list[dict[str, Any]]:
+        """The metadata of every document stored (or queued) from input `path`."""
+        return [self._known[doc_id].meta for doc_id in self._by_file.get(path, ())
+                if doc_id in self._known]
 
     # ---- writing ----------------------------------------------------------------------
     def _flush(self, final: bool) -> None:

@@ -61,10 +61,13 @@ class IngestSummaryModel(BaseModel):
     doc_types: dict[str, int]
     failures: list[IngestFailure]
     exit_code: int
+    mail_folders: list[dict[str, Any]] = Field(default_factory=list, description=(
+        "per IMAP folder read: folder, uidvalidity, relisted, new, last_uid, gone"))
 
 
 class IngestRequest(BaseModel):
-    paths: list[str] = Field(min_length=1, description="files, folders, mbox files, Maildir folders")
+    paths: list[str] = Field(min_length=1, description="files, folders, mbox files, Maildir folders, "
+                                                       "IMAP folders synced from the CLI (imaps://USER@HOST/FOLDER)")
     wait: StrictBool = Field(True, description="answer with the summary once done (the CLI's object); "
                                          "false: answer at once with a job to poll")
 
@@ -171,7 +174,8 @@ def create_app(brain: Brain, *, token: str = "", now: datetime | None = None,
               response_model=IngestSummaryModel)
     def api_ingest(body: IngestRequest) -> Any:
         """`brainquery ingest PATH... --json`; with `wait: false`, a job to poll."""
-        problem = ingest_paths.refusal(body.paths, web, None if token else roots)
+        problem = ingest_paths.refusal(body.paths, web, None if token else roots,
+                                       None if token else brain.mail_folders())
         if problem:
             raise HTTPException(problem[0], problem[1])
         try:

@@ -12,6 +12,8 @@ from __future__ import annotations
 import os
 from typing import Sequence
 
+from ingest.imap_url import ALL_FOLDERS, FolderUrl, ImapUrlError, is_imap_url, parse_imap_url
+
 from ..config import WebSection
 
 
@@ -27,10 +29,12 @@ def path_max() -> int:
         return 4096  # Linux's value, where pathconf cannot say
 
 
-def refusal(paths: Sequence[str], web: WebSection, allowed_roots: Sequence[str] | None
-            ) -> tuple[int, str] | None:
+def refusal(paths: Sequence[str], web: WebSection, allowed_roots: Sequence[str] | None,
+            allowed_mail: Sequence[str] | None = None) -> tuple[int, str] | None:
     """(HTTP status, reason) for the first path refused, or None. `allowed_roots` None: a
-    token holder, who may name any path."""
+    token holder, who may name any path. An IMAP folder URL is allowed without a token only
+    when the CLI has synced it (`allowed_mail`: the folder URLs recorded in the store): the
+    server would hand the named host a password from its environment or ~/.netrc."""
     if len(paths) > web.max_ingest_paths:
         return 422, f"at most {web.max_ingest_paths} paths per ingest"
     limit = path_max()
@@ -43,10 +47,25 @@ def refusal(paths: Sequence[str], web: WebSection, allowed_roots: Sequence[str] 
             return 422, f"path {n} is not valid text (a lone surrogate)"
         if len(raw) >= limit:
             return 422, f"path {n} is longer than PATH_MAX ({limit} bytes)"
+        if is_imap_url(path):
+            try:
+                folder = parse_imap_url(path)
+            except ImapUrlError as err:
+                return 422, f"path {n} is not an IMAP folder URL we read: {err}"
+            if allowed_roots is not None and not _mail_allowed(folder, allowed_mail or ()):
+                return 403, (f"path {n} is an IMAP folder this server has not synced; sync it once "
+                             "with `brainquery ingest` first")
+            continue
         if allowed_roots is not None and not _allowed(path, allowed_roots, web.allowed_hidden):
             return OUTSIDE, (f"path {n} is outside the folders this server ingests without a token "
                          "(serve --allow PATH)")
     return None
+
+
+def _mail_allowed(folder: FolderUrl, synced: Sequence[str]) -> bool:
+    if folder.folder == ALL_FOLDERS:
+        return any(url.startswith(folder.account.url + "/") for url in synced)
+    return folder.url in synced
 
 
 def _allowed(path: str, roots: Sequence[str], hidden_ok: Sequence[str]) -> bool:
