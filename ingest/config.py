@@ -176,6 +176,8 @@ class DocTypeSection:
 @dataclasses.dataclass(frozen=True)
 class PhotoSection:
     ocr_screenshots: bool
+    ocr_engines: tuple[str, ...]
+    ocr_max_side: int
     ocr_command: str
     ocr_languages: str
     ocr_timeout_seconds: int
@@ -184,6 +186,17 @@ class PhotoSection:
     ocr_kinds: tuple[str, ...]
     folder_levels: int
     gps_decimals: int
+
+    def __post_init__(self) -> None:
+        from .ocr import check_engines
+
+        try:
+            check_engines(self.ocr_engines)
+        except ValueError as err:
+            raise ConfigError(f"config key photo.ocr_engines: {err}") from err
+        for name in ("ocr_max_side", "ocr_timeout_seconds", "ocr_threads"):
+            if getattr(self, name) < 1:
+                raise ConfigError(f"config key photo.{name} must be at least 1, got {getattr(self, name)}")
 
 
 @dataclasses.dataclass(frozen=True)
