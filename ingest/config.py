@@ -106,7 +106,6 @@ class PdfSection:
     max_xml_bytes: int
     letter_head_lines: int
     salutations: tuple[str, ...]
-    title_lines: int
     title_min_letters: int
     title_max_chars: int
     title_placeholders: tuple[str, ...]
@@ -156,6 +155,8 @@ class InvoiceSection:
     max_items: int
     item_max_chars: int
     model_labels: tuple[str, ...]
+    title_format: str
+    kind_names: Mapping[str, str]
 
 
 @dataclasses.dataclass(frozen=True)
