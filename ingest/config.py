@@ -212,6 +212,8 @@ class NoteSection:
     head_lines: int
     head_chars: int
     fallback_encodings: tuple[str, ...]
+    charset_detect_min_bytes: int
+    charset_exclude: tuple[str, ...]
     max_title_chars: int
 
 
