@@ -123,6 +123,9 @@ class DatesSection:
     numeric_order: str
     two_digit_year_pivot: int
     time_gap_chars: int
+    holiday_country: str
+    holiday_subdivision: str
+    holiday_categories: tuple[str, ...]
 
 
 @dataclasses.dataclass(frozen=True)
