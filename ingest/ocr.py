@@ -26,6 +26,7 @@ import select
 import shutil
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -125,6 +126,7 @@ class RapidOCREngine:
     def __init__(self) -> None:
         self._process: subprocess.Popen | None = None
         self._key: str | None = None
+        self._lock = threading.Lock()   # one image at a time through the one worker
         atexit.register(self.close)
 
     @staticmethod
@@ -132,6 +134,10 @@ class RapidOCREngine:
         return rapid_model_paths() is not None
 
     def read(self, data: bytes, config: PhotoSection) -> str | None:
+        with self._lock:
+            return self._read(data, config)
+
+    def _read(self, data: bytes, config: PhotoSection) -> str | None:
         paths = rapid_model_paths()
         if paths is None:
             return None
