@@ -15,6 +15,7 @@ from PIL.TiffImagePlugin import IFDRational
 from test_calendar import CONTENT_FREE_SOURCES, same_day, same_minute
 
 import ingest.ocr as ocr
+from ingest.config import load_ingest_config
 from ingest.blob import Blob, Parent
 from ingest.document import Document
 from ingest.photo import PhotoIngestor, name_words
@@ -26,7 +27,8 @@ MAKE, MODEL, DATETIME, XP_COMMENT = 271, 272, 306, 0x9C9C
 ORIGINAL, DIGITIZED, OFFSET, OFFSET_ORIGINAL, OFFSET_DIGITIZED = 36867, 36868, 36880, 36881, 36882
 USER_COMMENT, EXPOSURE_TIME = 37510, 33434
 GPS_LAT_REF, GPS_LAT, GPS_LON_REF, GPS_LON = 1, 2, 3, 4
-needs_tesseract = pytest.mark.skipif(shutil.which("tesseract") is None,
+# The command the configuration names (BRAINQUERY_CONFIG may point it elsewhere).
+needs_tesseract = pytest.mark.skipif(shutil.which(load_ingest_config().photo.ocr_command) is None,
                                      reason="tesseract is not installed")
 # RapidOCR is a core dependency: its tests never skip. Tesseract's run when it is installed.
 ENGINES = [pytest.param("rapidocr", id="rapidocr"),
