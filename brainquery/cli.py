@@ -29,7 +29,7 @@ from .config import load_config
 from .storage.indexer import EXIT_NOTHING_RAN, EXIT_SOME_FAILED, FAILED, IngestSummary, ReportLine
 from .query.router import PATTERNS
 from .storage.store import StoreBusy, StoreError, StoreWriteError, is_server
-from .terminal import json_line, printable
+from .terminal import fit, json_line, printable
 
 FIXTURE_QUERIES = Path(__file__).resolve().parent.parent / "fixtures" / "queries.jsonl"
 TOKEN_ENV = "BRAINQUERY_TOKEN"
@@ -357,7 +357,8 @@ def cmd_ls(brain: Brain, args: argparse.Namespace) -> int:
             day = (doc["source_date"] or "undated")[:10] + weak
             name = doc["title"] or doc["source"]
             where = doc["source"] + (f" [{doc['attachment']}]" if doc["attachment"] else "")
-            print(printable(f"{day:11}  {doc['doc_type']:14}  {name[:60]:60}  {where}"))
+            print(printable(f"{day:11}  {doc['doc_type']:14}  ") + fit(printable(name), 60)
+                  + printable(f"  {where}"))
     return 0
 
 

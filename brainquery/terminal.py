@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from typing import Any
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -24,3 +25,29 @@ def json_line(obj: Any) -> str:
     (json.dumps escapes only C0); still the same JSON to any parser."""
     text = json.dumps(obj, ensure_ascii=False)
     return _C1.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text)
+
+
+def char_width(char: str) -> int:
+    """Terminal columns of one character: East Asian wide and fullwidth characters take two,
+    combining marks and zero-width characters none."""
+    if unicodedata.combining(char) or unicodedata.category(char) in ("Mn", "Me", "Cf"):
+        return 0
+    return 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+
+
+def display_width(text: str) -> int:
+    return sum(char_width(c) for c in text)
+
+
+def fit(text: str, width: int) -> str:
+    """`text` cut and padded to exactly `width` terminal columns, so the columns after it
+    line up whatever script it is in (a wide character that would straddle the edge is
+    replaced by a space)."""
+    out, used = [], 0
+    for char in text:
+        cols = char_width(char)
+        if used + cols > width:
+            break
+        out.append(char)
+        used += cols
+    return "".join(out) + " " * (width - used)

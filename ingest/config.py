@@ -127,7 +127,6 @@ class PdfSection:
     max_xml_bytes: int
     letter_head_lines: int
     salutations: tuple[str, ...]
-    title_lines: int
     title_min_letters: int
     title_max_chars: int
     title_placeholders: tuple[str, ...]
@@ -145,6 +144,9 @@ class DatesSection:
     numeric_order: str
     two_digit_year_pivot: int
     time_gap_chars: int
+    holiday_country: str
+    holiday_subdivision: str
+    holiday_categories: tuple[str, ...]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -177,6 +179,8 @@ class InvoiceSection:
     max_items: int
     item_max_chars: int
     model_labels: tuple[str, ...]
+    title_format: str
+    kind_names: Mapping[str, str]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -197,6 +201,8 @@ class DocTypeSection:
 @dataclasses.dataclass(frozen=True)
 class PhotoSection:
     ocr_screenshots: bool
+    ocr_engines: tuple[str, ...]
+    ocr_max_side: int
     ocr_command: str
     ocr_languages: str
     ocr_timeout_seconds: int
@@ -205,6 +211,17 @@ class PhotoSection:
     ocr_kinds: tuple[str, ...]
     folder_levels: int
     gps_decimals: int
+
+    def __post_init__(self) -> None:
+        from .ocr import check_engines
+
+        try:
+            check_engines(self.ocr_engines)
+        except ValueError as err:
+            raise ConfigError(f"config key photo.ocr_engines: {err}") from err
+        for name in ("ocr_max_side", "ocr_timeout_seconds", "ocr_threads"):
+            if getattr(self, name) < 1:
+                raise ConfigError(f"config key photo.{name} must be at least 1, got {getattr(self, name)}")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -219,6 +236,8 @@ class NoteSection:
     head_lines: int
     head_chars: int
     fallback_encodings: tuple[str, ...]
+    charset_detect_min_bytes: int
+    charset_exclude: tuple[str, ...]
     max_title_chars: int
 
 

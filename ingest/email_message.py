@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import email
+import email.parser
 import email.policy
 import email.utils
 import hashlib
@@ -47,6 +48,43 @@ class ParsedMessage:
     # The HTML alternative as text, when the body came from text/plain: marketing mail
     # often carries a one-line plain part and keeps its footer in the HTML.
     alternative_text: str = ""
+    # Display headers (DECODED_HEADERS) as email.policy.default reads them from the raw
+    # bytes: RFC 2047 words and raw UTF-8 (RFC 6532) alike. Empty: use `headers`.
+    decoded: dict[str, list[str]] = dataclasses.field(default_factory=dict)
+
+    def header(self, name: str) -> str:
+        """A display header as readable text."""
+        if name in self.decoded:
+            return self.decoded[name][0]
+        return header_text(self.headers.get(name))
+
+    def addresses(self, name: str) -> str:
+        if name in self.decoded:
+            return _format_addresses(self.decoded[name])
+        return address_list(self.headers.get_all(name))
+
+
+# Headers shown to people; the others (dates, ids) are read raw from `headers`.
+DECODED_HEADERS = ("Subject", "From", "To", "Cc", "Sender", "List-Id")
+
+
+def decoded_headers(raw: bytes) -> dict[str, list[str]]:
+    """The display headers of a raw message, decoded by the standard library's modern
+    policy. A header it cannot read is left out (the caller falls back to compat32's)."""
+    parsed = email.parser.BytesHeaderParser(policy=email.policy.default).parsebytes(raw)
+    out: dict[str, list[str]] = {}
+    for name in DECODED_HEADERS:
+        try:
+            values = [" ".join(str(v).split()) for v in parsed.get_all(name) or ()]
+        except Exception as err:  # the header classes raise assorted errors on odd input
+            log.debug("header %s unreadable by policy.default: %s", name, err)
+            continue
+        if values and not any("\ufffd" in v or _SURROGATE.search(v) for v in values):
+            out[name] = values
+    return out
+
+
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
 def parse_rfc822(raw: bytes) -> ParsedMessage:
@@ -72,7 +110,7 @@ def parse_rfc822(raw: bytes) -> ParsedMessage:
     else:
         text, alternative = html_text, ""
     return ParsedMessage(headers=headers, text=text.strip(), attachments=list(_attachments(headers)),
-                         alternative_text=alternative)
+                         alternative_text=alternative, decoded=decoded_headers(raw))
 
 
 def check_message_size(size: int, ctx: Context) -> None:
@@ -92,7 +130,7 @@ def message_documents(
     message_id = _clean_id(headers.get("Message-ID") or headers.get("Message-Id"))
     doc_id = make_id("message", message_id) if message_id else make_id(
         "message-bytes", hashlib.sha256(fallback_key).hexdigest())
-    subject = header_text(headers.get("Subject"))
+    subject = message.header("Subject")
 
     source_date, date_source, floating = _message_date(headers, ctx)
     if source_date is None:
@@ -101,14 +139,14 @@ def message_documents(
     text = message.text
     doc_type, invoice_meta = _message_type(message, subject, cfg, ctx)
     meta = {
-        "from": address_list(headers.get_all("From")),
-        "to": address_list(headers.get_all("To")),
-        "cc": address_list(headers.get_all("Cc")),
+        "from": message.addresses("From"),
+        "to": message.addresses("To"),
+        "cc": message.addresses("Cc"),
         "subject": subject,
         "in_reply_to": _clean_id(headers.get("In-Reply-To")),
         "references": " ".join(_ids(headers.get("References"))),
         "thread_id": _thread_root(headers, message_id),
-        "list_id": header_text(headers.get("List-Id")),
+        "list_id": message.header("List-Id"),
         "attachments": "; ".join(a.name for a in message.attachments),
         **invoice_meta,
     }
@@ -265,8 +303,25 @@ def header_text(value) -> str:
 def address_list(values) -> str:
     if not values:
         return ""
-    pairs = email.utils.getaddresses([header_text(v) for v in values])
-    return ", ".join(email.utils.formataddr((n, a)) if n else a for n, a in pairs if n or a)
+    return _format_addresses([header_text(v) for v in values])
+
+
+def _format_addresses(values: list[str]) -> str:
+    """Addresses as people read them: a display name stays in its own script
+    (email.utils.formataddr would RFC 2047-encode a non-ASCII one)."""
+    pairs = email.utils.getaddresses(values)
+    return ", ".join(_display_address(n, a) if n else a for n, a in pairs if n or a)
+
+
+def _display_address(name: str, address: str) -> str:
+    if name.isascii():
+        return email.utils.formataddr((name, address))
+    if _SPECIALS.search(name):
+        name = '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return f"{name} <{address}>"
+
+
+_SPECIALS = re.compile(r'[()<>@,;:\\".\[\]]')
 
 
 _ID = re.compile(r"<([^<>\s]+)>")

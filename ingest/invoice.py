@@ -24,6 +24,7 @@ from .printed_dates import PrintedDate, find_dates, find_labelled, label_pattern
 from . import text_lines
 
 Scalar = str | int | float | bool
+_TITLE_WORD = re.compile(r"[^\W_]+")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -47,6 +48,22 @@ class InvoiceInfo:
     @property
     def model_numbers(self) -> tuple[str, ...]:
         return _unique(model for item in self.items for model in models_in(item))
+
+    def title(self, cfg: InvoiceSection) -> str:
+        """"Invoice N — Vendor" when both were found, else ""."""
+        if not (self.number and self.vendor):
+            return ""
+        kind = cfg.kind_names.get(self.kind, self.kind.capitalize())
+        return cfg.title_format.format(kind=kind, number=self.number, vendor=self.vendor)
+
+    def named_by(self, title: str) -> bool:
+        """Whether `title` already names this invoice's number or its vendor (one of the
+        vendor's longer words: "Comfort Heating service" names "Comfort Heating & Air LLC")."""
+        folded = title.casefold()
+        if self.number and self.number.casefold() in folded:
+            return True
+        words = set(_TITLE_WORD.findall(folded))
+        return any(w in words for w in _TITLE_WORD.findall(self.vendor.casefold()) if len(w) >= 4)
 
     def meta(self) -> dict[str, Scalar]:
         """Flat metadata (str/int/float/bool only); empty fields are left out."""

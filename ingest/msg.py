@@ -2,7 +2,10 @@
 
 The message's own RFC 822 headers survive in PR_TRANSPORT_MESSAGE_HEADERS; when a
 message was never sent (a draft) they are missing and PR_CLIENT_SUBMIT_TIME or the
-creation time stand in for the Date header.
+creation time stand in for the Date header. The body is the plain-text property, else
+the HTML one, else PR_RTF_COMPRESSED — the only copy many Outlook messages keep —
+decompressed by compressed-rtf and read as text by striprtf (whether it wraps plain text
+or HTML). extract-msg would do all of this, but it is GPL-3.0 and pins olefile.
 """
 from __future__ import annotations
 
@@ -10,6 +13,8 @@ import email
 import email.policy
 import email.utils
 import io
+import logging
+import re
 import struct
 from datetime import datetime, timedelta, timezone
 from typing import Iterator
@@ -20,11 +25,15 @@ from .email_message import Attachment, ParsedMessage, message_documents
 from .html_text import html_to_text
 from .registry import Context, Item
 
+log = logging.getLogger(__name__)
+
 # MAPI property ids (hex) as stream-name suffixes; 001F = UTF-16 string, 001E = 8-bit.
 _TRANSPORT_HEADERS = "007D"
 _SUBJECT = "0037"
 _BODY = "1000"
 _HTML = "1013"
+_RTF_COMPRESSED = "1009"
+_RTF_CODEPAGE = re.compile(rb"\\ansicpg(\d+)")
 _SENDER_NAME = "0C1A"
 _SENDER_EMAIL = "0C1F"
 _DISPLAY_TO = "0E04"
@@ -86,7 +95,31 @@ def _parsed(ole) -> ParsedMessage:
         html = _binary(ole, _HTML)
         if html:
             text = html_to_text(html.decode("utf-8", errors="replace"))
+    if not text.strip():
+        text = rtf_body(_binary(ole, _RTF_COMPRESSED))
     return ParsedMessage(headers=headers, text=text.strip(), attachments=list(_attachments(ole)))
+
+
+def rtf_body(compressed: bytes | None) -> str:
+    """The text of a PR_RTF_COMPRESSED body, or "" when it is absent or unreadable."""
+    if not compressed:
+        return ""
+    import compressed_rtf
+    from striprtf.striprtf import rtf_to_text
+
+    try:
+        rtf = compressed_rtf.decompress(compressed)
+        found = _RTF_CODEPAGE.search(rtf[:1024])
+        codepage = f"cp{int(found.group(1))}" if found else "cp1252"
+        try:
+            "".encode(codepage)
+        except LookupError:
+            codepage = "cp1252"
+        return rtf_to_text(rtf.decode(codepage, errors="replace"), encoding=codepage,
+                           errors="replace")
+    except Exception as err:  # compressed-rtf and striprtf raise assorted errors on bad data
+        log.debug("unreadable RTF body: %s", err)
+        return ""
 
 
 def _string(ole, prop: str, prefix: str = "") -> str | None:

@@ -47,7 +47,9 @@ class NoteIngestor:
 
     def ingest(self, blob: Blob, ctx: Context) -> Iterator[Item]:
         config = ctx.config
-        text, encoding = decode_text(blob.read(), config.note.fallback_encodings)
+        text, encoding = decode_text(blob.read(), config.note.fallback_encodings,
+                                     detect_min_bytes=config.note.charset_detect_min_bytes,
+                                     exclude=config.note.charset_exclude)
         page_title = ""
         if magic(blob) == "html":
             found = _HTML_TITLE.search(text)
@@ -73,18 +75,41 @@ class NoteIngestor:
             source_date=date_value, date_source=date_source, date_floating=floating, meta=meta)
 
 
-def decode_text(data: bytes, fallbacks: tuple[str, ...]) -> tuple[str, str]:
-    """(text, encoding): a BOM decides; else UTF-8; else each fallback in turn. latin-1 maps
-    every byte, so some decoding always succeeds and no note is lost to its bytes."""
+def decode_text(data: bytes, fallbacks: tuple[str, ...], *, detect_min_bytes: int = 0,
+                exclude: tuple[str, ...] = ()) -> tuple[str, str]:
+    """(text, encoding): a BOM decides; else UTF-8; else, for at least `detect_min_bytes`,
+    charset-normalizer's guess (a Shift_JIS or cp1251 note reads as written, not as
+    latin-1 mojibake); else each fallback in turn. latin-1 maps every byte, so some
+    decoding always succeeds and no note is lost to its bytes."""
     for bom, codec in _BOMS:
         if data.startswith(bom):
             return data.decode(codec, "replace"), codec
-    for codec in ("utf-8", *fallbacks):
+    try:
+        return data.decode("utf-8"), "utf-8"
+    except UnicodeDecodeError:
+        pass
+    if detect_min_bytes and len(data) >= detect_min_bytes:
+        guessed = _guess_charset(data, exclude)
+        if guessed is not None:
+            return guessed
+    for codec in fallbacks:
         try:
             return data.decode(codec), codec
         except (UnicodeDecodeError, LookupError):
             continue
     return data.decode("latin-1"), "latin-1"
+
+
+def _guess_charset(data: bytes, exclude: tuple[str, ...]) -> tuple[str, str] | None:
+    from charset_normalizer import from_bytes
+
+    best = from_bytes(data, cp_exclusion=list(exclude)).best()
+    if best is None:
+        return None
+    try:
+        return data.decode(best.encoding), best.encoding
+    except (UnicodeDecodeError, LookupError):
+        return None
 
 
 def note_title(text: str, max_chars: int) -> str:

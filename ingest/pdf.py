@@ -55,6 +55,7 @@ class _Extracted:
     unreadable_pages: int = 0
     info: dict[str, str] = dataclasses.field(default_factory=dict)
     xmp_create_date: str = ""
+    xmp_title: str = ""
     einvoice: invoice_module.InvoiceInfo | None = None
     error: BaseException | None = None
 
@@ -96,9 +97,8 @@ def read_pdf(blob: Blob, ctx: Context) -> Document:
     if got.error is not None:
         log.warning("%s: PDF partly unreadable, salvaged what could be read: %s", blob.name, got.error)
 
-    pdf_title = _meaningful_title(got.info.get("/Title", ""), cfg.pdf)
-    title = pdf_title or _first_line_title(got.text or got.analysis_text, cfg.pdf) or blob.name
     info = _invoice_info(got, cfg, ctx.floating_zone, got.info.get("/Title", ""))
+    title = pdf_title(got, info, cfg) or blob.name
     date, date_source, floating = _source_date(got, info, ctx)
 
     if info is not None:
@@ -175,6 +175,7 @@ def _extract(reader: pypdf.PdfReader, cfg: IngestConfig, floating: tzinfo) -> _E
     got.analysis_text = "\n\n".join(p for p in analysis_pages if p.strip())
     got.info = _guard(lambda: _info_strings(reader), default={}, on_error=got.note)
     got.xmp_create_date = _guard(lambda: _xmp_create_date(reader), default="", on_error=got.note)
+    got.xmp_title = _guard(lambda: _xmp_title(reader), default="", on_error=got.note)
     got.einvoice = _guard(lambda: _einvoice(reader, cfg.pdf, floating), default=None, on_error=got.note)
     return got
 
@@ -219,6 +220,13 @@ def _xmp_create_date(reader: pypdf.PdfReader) -> str:
         return ""
     match = _XMP_CREATE.search(metadata.get_object().get_data())
     return match.group(1).decode("ascii", "replace").strip() if match else ""
+
+
+def _xmp_title(reader: pypdf.PdfReader) -> str:
+    """XMP dc:title: the default language's, else the first one given."""
+    xmp = reader.xmp_metadata
+    titles = (xmp.dc_title if xmp is not None else None) or {}
+    return str(titles.get("x-default") or next(iter(titles.values()), "") or "")
 
 
 def _einvoice(reader: pypdf.PdfReader, cfg: PdfSection, floating: tzinfo):
@@ -311,12 +319,25 @@ def _letter_date(text: str, cfg: IngestConfig, floating: tzinfo):
 
 _FILE_EXTENSION = re.compile(r"\.[A-Za-z][A-Za-z0-9]{1,4}$")  # "Agenda.doc", "Binder1.pdf"
 _LETTER = re.compile(r"[^\W\d_]")
+_RCS_KEYWORD = re.compile(r"\$[A-Za-z]+(?::[^$]*)?\$")  # CVS/RCS "$Revision: 1.13 $", "$Id$"
+
+
+def pdf_title(got: _Extracted, info: Any, cfg: IngestConfig) -> str:
+    """/Info Title, else XMP dc:title, when meaningful; for an invoice whose metadata title
+    names neither its number nor its vendor, "Invoice N — Vendor"; else ""."""
+    label = info.title(cfg.invoice) if info is not None else ""
+    for raw in (got.info.get("/Title", ""), got.xmp_title):
+        title = _meaningful_title(raw, cfg.pdf)
+        if title and (not label or info.named_by(title)):
+            return title
+    return label
 
 
 def _meaningful_title(raw: str, cfg: PdfSection) -> str:
-    """/Info Title unless it is a placeholder ("Untitled", "Model") or a file name
-    ("Binder1.pdf", "905_Precinct_NoOU"); a "Microsoft Word - " prefix is dropped."""
-    title = " ".join(str(raw or "").split())
+    """A metadata title unless it is a placeholder ("Untitled", "Model"), a file name
+    ("Binder1.pdf", "905_Precinct_NoOU", "10811.exe"); a "Microsoft Word - " prefix and
+    version-control keywords ("$Revision: 1.13 $") are dropped."""
+    title = " ".join(_RCS_KEYWORD.sub(" ", str(raw or "")).split())
     for prefix in cfg.title_prefixes:
         if title.lower().startswith(prefix):
             title = title[len(prefix):].strip()
@@ -326,14 +347,6 @@ def _meaningful_title(raw: str, cfg: PdfSection) -> str:
             or title.lower() in cfg.title_placeholders):
         return ""
     return title[: cfg.title_max_chars]
-
-
-def _first_line_title(text: str, cfg: PdfSection) -> str:
-    for line in text.splitlines()[: cfg.title_lines]:
-        line = " ".join(line.split()).strip("#*•-–—_=|:. ")
-        if len(_LETTER.findall(line)) >= cfg.title_min_letters:
-            return line[: cfg.title_max_chars]
-    return ""
 
 
 def _guard(read: Callable[[], Any], default: Any, on_error: Callable[[BaseException], None] | None = None):

@@ -88,7 +88,7 @@ class PhotoIngestor:
             date, source, floating = _invoice_date(invoice, facts, ctx)
             yield make_document(
                 blob, ctx, doc_id=blob_id(blob), text=f"{ocr_text.strip()}\n{words}",
-                title=blob.name, doc_type=invoice.kind, source_date=date,
+                title=invoice.title(ctx.config.invoice) or blob.name, doc_type=invoice.kind, source_date=date,
                 date_source=source, date_floating=floating, meta=meta)
             return
         yield make_document(

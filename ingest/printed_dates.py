@@ -57,9 +57,10 @@ _MONTH_FIRST_LANGUAGES = frozenset({"en"})
 _WORD = re.compile(r"[^\W\d_]+")
 
 _YMD = re.compile(r"(?<![\w.,/])(?P<y>\d{4})(?P<sep>[-/.])(?P<m>\d{1,2})(?P=sep)(?P<d>\d{1,2})(?!\d)")
+# OCR drops a narrow space: "12/01/202414:05" is a date and a time run together.
 _NUMERIC = re.compile(
     r"(?<![\w.,/])(?P<a>\d{1,2})(?P<sep>[./-])(?P<b>\d{1,2})(?P=sep)(?P<y>\d{4}|\d{2})"
-    r"(?!\d)(?![.,/]\d)"
+    r"(?:(?!\d)|(?<=\d{4})(?=\d{1,2}:\d{2}(?!\d)))(?![.,/]\d)"
 )
 _DAY_MONTH = re.compile(
     rf"(?<![\w.,/])(?P<d>\d{{1,2}})(?:st|nd|rd|th|er|e|º|°)?\.?[ \t]*(?:de[ \t]+|of[ \t]+)?{_MONTH}"

@@ -52,6 +52,39 @@ def test_ingest_report_and_ls_json(tmp_path, folder, capsys):
     assert "2026-11-14" in text and "Soccer practice moved to 5pm" in text
 
 
+def test_ls_columns_line_up_for_wide_titles(tmp_path, capsys):
+    """CJK characters take two terminal columns: the source column still starts at one
+    column on every line, however long or wide the title."""
+    from brainquery.terminal import display_width
+
+    root = tmp_path / "in"
+    root.mkdir()
+    for name, subject in (("a.eml", "Soccer practice moved to 5pm"),
+                          ("b.eml", "代开各地增值税发票"),
+                          ("c.eml", "会議は金曜日の午後三時からです。資料を持ってきてください。" * 2),
+                          ("d.eml", "Cafe\u0301 menu")):
+        _mail(root, name, subject)
+    store = tmp_path / "store"
+    assert main(["ingest", str(root), "--store", str(store), "--now", "2026-11-21"]) == 0
+    capsys.readouterr()
+    main(["ls", "--store", str(store)])
+    lines = capsys.readouterr().out.splitlines()
+    starts = {display_width(line[:line.index(str(root))]) for line in lines}
+    assert len(lines) == 4 and len(starts) == 1, lines
+
+
+@pytest.mark.parametrize("text, width, expected", [
+    pytest.param("abc", 5, "abc  ", id="pad"),
+    pytest.param("abcdef", 4, "abcd", id="cut"),
+    pytest.param("代开各地", 5, "代开 ", id="wide-cut-at-edge"),
+    pytest.param("Cafe\u0301", 5, "Cafe\u0301 ", id="combining-takes-no-column"),
+])
+def test_fit(text, width, expected):
+    from brainquery.terminal import display_width, fit
+
+    assert fit(text, width) == expected and display_width(fit(text, width)) == width
+
+
 def test_failures_are_reported_per_file_and_set_the_exit_code(tmp_path, folder, capsys):
     (folder / "empty.pdf").write_bytes(b"")
     (folder / "garbage.eml").write_text("not a message\n")

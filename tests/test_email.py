@@ -164,6 +164,31 @@ def test_odd_charsets_decode(ctx, tmp_path, charset, text):
     assert text in _ingest(ctx, path)[0].text
 
 
+RAW_HEADER_CASES = [
+    pytest.param("Subject: Another PDF with \U0001f389 chars\r\nFrom: Test <t@example.org>\r\n",
+                 "Another PDF with \U0001f389 chars", "Test <t@example.org>", id="raw-utf8-emoji"),
+    pytest.param("Subject: GA.com\u00f4 has a lead\r\nFrom: j@example.org\r\n",
+                 "GA.com\u00f4 has a lead", "j@example.org", id="raw-utf8-latin"),
+    pytest.param("Subject: =?utf-8?b?5Luj5byA?=\r\nFrom: =?utf-8?b?5byg5YWI55Sf?= <b@example.org>\r\n",
+                 "\u4ee3\u5f00", "\u5f20\u5148\u751f <b@example.org>", id="rfc2047-name-stays-readable"),
+    pytest.param("Subject: =?iso-8859-1?q?Gr=FC=DFe?= aus M=?utf-8?q?=C3=BC?=nchen\r\n"
+                 "From: =?iso-8859-1?q?M=FCller=2C_Hans?= <h@example.org>\r\n",
+                 "Grüße aus München", '"Müller, Hans" <h@example.org>', id="rfc2047-mixed"),
+]
+
+
+@pytest.mark.parametrize("headers, subject, sender", RAW_HEADER_CASES)
+def test_headers_decode_rfc2047_and_raw_utf8(ctx, tmp_path, headers, subject, sender):
+    """Subjects sent as raw UTF-8 bytes (RFC 6532) read as the sender wrote them, never as
+    replacement characters; encoded display names stay readable."""
+    path = tmp_path / "h.eml"
+    path.write_bytes((headers + "Date: Mon, 02 Mar 2026 10:00:00 +0000\r\n\r\nHello.\r\n")
+                     .encode("utf-8"))
+    [doc] = _ingest(ctx, path)
+    assert doc.title == subject and doc.meta["subject"] == subject
+    assert doc.meta["from"] == sender
+
+
 def test_garbage_named_eml_is_a_clear_error(ctx, tmp_path):
     path = tmp_path / "garbage.eml"
     path.write_text("this is not an email at all\njust some words\n")
@@ -227,6 +252,7 @@ KNOWN_TYPE_MISSES = {"email/rubymail__bad_date_header.eml"}
 @pytest.mark.parametrize("row", [pytest.param(r, id=Path(r["path"]).name) for r in EMAIL_ROWS])
 def test_real_email(ctx, row):
     doc = _ingest(ctx, REALDATA / row["path"])[0]
+    assert "\ufffd" not in doc.title and "=?" not in doc.meta.get("from", ""), doc.title
     if row["expected_source_date"]:
         assert doc.source_date is not None
         got = doc.source_date if not doc.date_floating else doc.source_date.replace(tzinfo=None)

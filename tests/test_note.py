@@ -35,6 +35,27 @@ def test_decode_text(data, text, encoding):
     assert decode_text(data, FALLBACKS) == (text, encoding)
 
 
+CHARSET_CASES = [
+    pytest.param("会議は金曜日の午後三時からです。資料を持ってきてください。", "shift_jis", id="shift-jis"),
+    pytest.param("Встреча в пятницу в три часа. Принесите документы, пожалуйста.", "cp1251",
+                 id="cp1251-russian"),
+    pytest.param("会议在星期五下午三点开始，请带上文件。", "gb2312", id="gb2312-chinese"),
+    pytest.param("Η συνάντηση είναι την Παρασκευή στις τρεις.", "cp1253", id="cp1253-greek"),
+    pytest.param("Spotkanie w piątek o godzinie trzeciej. Proszę przynieść dokumenty.", "cp1250",
+                 id="cp1250-polish"),
+    pytest.param("Réunion vendredi à quinze heures. Apportez les documents, s'il vous plaît.",
+                 "latin-1", id="latin1-french"),
+    pytest.param("Grüße aus München – das Café kostet 5 €", "cp1252", id="cp1252-german"),
+]
+
+
+@pytest.mark.parametrize("text, codec", CHARSET_CASES)
+def test_note_charset_is_guessed(tmp_path, ctx, text, codec):
+    """A note saved in a legacy charset reads as it was written, not as latin-1 mojibake."""
+    doc = ingest(tmp_path, ctx, f"{text}\n".encode(codec), name="note.txt")
+    assert doc.text.strip() == text and doc.title == text
+
+
 @pytest.mark.parametrize("text, title", [
     pytest.param("intro line\n\n# Boiler service\n\nbody", "Boiler service", id="atx-heading"),
     pytest.param("## Packing list ##\n- socks", "Packing list", id="closed-atx-heading"),

@@ -26,7 +26,7 @@ FILE_TIME = datetime(2021, 1, 2, 3, 4, 5, tzinfo=timezone.utc)
 
 def build_pdf(path: Path, pages: list[str], *, info: dict[str, str] | None = None,
               attachments: dict[str, bytes] | None = None, xmp_create: str | None = None,
-              user_password: str | None = None) -> Path:
+              xmp_title: str | None = None, user_password: str | None = None) -> Path:
     """A real PDF: text pages by fpdf2, then metadata exactly as given (raw strings) by pypdf."""
     writer = pypdf.PdfWriter()
     if pages:
@@ -42,6 +42,15 @@ def build_pdf(path: Path, pages: list[str], *, info: dict[str, str] | None = Non
         stream = DecodedStreamObject()
         stream.set_data(f'<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:Description '
                         f'xmp:CreateDate="{xmp_create}"/></x:xmpmeta>'.encode())
+        stream[NameObject("/Type")] = NameObject("/Metadata")
+        writer.root_object[NameObject("/Metadata")] = writer._add_object(stream)
+    if xmp_title is not None:
+        stream = DecodedStreamObject()
+        stream.set_data(
+            '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/'
+            '02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/'
+            f'elements/1.1/"><dc:title><rdf:Alt><rdf:li xml:lang="x-default">{xmp_title}'
+            '</rdf:li></rdf:Alt></dc:title></rdf:Description></rdf:RDF></x:xmpmeta>'.encode())
         stream[NameObject("/Type")] = NameObject("/Metadata")
         writer.root_object[NameObject("/Metadata")] = writer._add_object(stream)
     for name, data in (attachments or {}).items():
@@ -184,21 +193,38 @@ def test_page_limit_from_config(tmp_path, ingest_config, ctx):
     assert doc.text == "Page one." and doc.meta["pages"] == 2
 
 
-@pytest.mark.parametrize("pdf_title, first_line, expected", [
-    pytest.param("Untitled", "Annual statement 2019", "Annual statement 2019", id="placeholder"),
-    pytest.param("Binder1.pdf", "Siege of Vicksburg", "Siege of Vicksburg", id="file-name"),
-    pytest.param("905_Precinct_NoOU", "Precinct bulletin", "Precinct bulletin", id="code-name"),
-    pytest.param("Microsoft Word - SPECIAL BOARD AGENDA.doc", "x", "SPECIAL BOARD AGENDA",
+@pytest.mark.parametrize("pdf_title, xmp_title, first_line, expected", [
+    pytest.param("Untitled", None, "Annual statement 2019", "t.pdf", id="placeholder"),
+    pytest.param("Binder1.pdf", None, "Siege of Vicksburg", "t.pdf", id="file-name"),
+    pytest.param("905_Precinct_NoOU", None, "Precinct bulletin", "t.pdf", id="code-name"),
+    pytest.param("Microsoft Word - SPECIAL BOARD AGENDA.doc", None, "x", "SPECIAL BOARD AGENDA",
                  id="word-prefix-and-extension"),
-    pytest.param("", "## Mustang project user documentation", "Mustang project user documentation",
-                 id="first-line-cleaned"),
-    pytest.param("", "", "blank.pdf", id="file-name-last"),
+    pytest.param("ZUGFeRD Rechnung $Revision: 1.13 $", None, "x", "ZUGFeRD Rechnung",
+                 id="version-control-keyword"),
+    pytest.param("", "Garden plan 2024", "x", "Garden plan 2024", id="xmp-title"),
+    pytest.param("Untitled", "Garden plan 2024", "x", "Garden plan 2024",
+                 id="xmp-title-after-placeholder"),
+    pytest.param("Roof survey", "Garden plan 2024", "x", "Roof survey", id="info-title-first"),
+    pytest.param("", None, "FACTUUR", "t.pdf", id="first-line-is-no-title"),
+    pytest.param("", None, "", "t.pdf", id="file-name-last"),
 ])
-def test_title(tmp_path, ctx, pdf_title, first_line, expected):
+def test_title(tmp_path, ctx, pdf_title, xmp_title, first_line, expected):
     info = {"/Title": pdf_title} if pdf_title else None
-    name = "blank.pdf" if not first_line else "t.pdf"
-    doc = ingest(build_pdf(tmp_path / name, [first_line], info=info), ctx)
+    doc = ingest(build_pdf(tmp_path / "t.pdf", [first_line], info=info, xmp_title=xmp_title), ctx)
     assert doc.title == expected
+
+
+@pytest.mark.parametrize("pdf_title, expected", [
+    pytest.param(None, "Invoice INV-20931 — Comfort Heating & Air LLC", id="number-and-vendor"),
+    pytest.param("Rechnung", "Invoice INV-20931 — Comfort Heating & Air LLC",
+                 id="generic-metadata-title"),
+    pytest.param("Comfort Heating furnace service", "Comfort Heating furnace service",
+                 id="metadata-title-naming-the-vendor"),
+])
+def test_invoice_title(tmp_path, ctx, pdf_title, expected):
+    info = {"/Title": pdf_title} if pdf_title else None
+    doc = ingest(build_pdf(tmp_path / "scan_0001.pdf", [HVAC_TEXT], info=info), ctx)
+    assert doc.doc_type == "invoice" and doc.title == expected
 
 
 def test_attachment_inherits_the_message_date(tmp_path, ctx):
@@ -319,7 +345,14 @@ def _expected_invoices():
 @pytest.mark.realdata
 @pytest.mark.parametrize("pdf, expected", _expected_invoices())
 def test_realdata_invoice_fields(ctx, pdf, expected):
-    meta = ingest(pdf, ctx).meta
+    doc = ingest(pdf, ctx)
+    meta = doc.meta
+    # Titled by what it is ("Invoice 993548900 — Coolblue B.V."), not its first line
+    # ("FACTUUR"); without a vendor found, by its file name.
+    if meta.get("invoice_vendor"):
+        assert str(expected["invoice_number"]).lstrip("#") in doc.title, doc.title
+    else:
+        assert doc.title == pdf.name
     # "#BLR_WFLD..." and "BLR_WFLD...": the "#" is the label's, not the number's.
     assert meta["invoice_number"].lstrip("#") == str(expected["invoice_number"]).lstrip("#")
     assert meta["invoice_total"] == pytest.approx(float(expected["amount"]))

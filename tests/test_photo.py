@@ -15,6 +15,7 @@ from PIL.TiffImagePlugin import IFDRational
 from test_calendar import CONTENT_FREE_SOURCES, same_day, same_minute
 
 import ingest.ocr as ocr
+from ingest.config import load_ingest_config
 from ingest.blob import Blob, Parent
 from ingest.document import Document
 from ingest.photo import PhotoIngestor, name_words
@@ -26,8 +27,12 @@ MAKE, MODEL, DATETIME, XP_COMMENT = 271, 272, 306, 0x9C9C
 ORIGINAL, DIGITIZED, OFFSET, OFFSET_ORIGINAL, OFFSET_DIGITIZED = 36867, 36868, 36880, 36881, 36882
 USER_COMMENT, EXPOSURE_TIME = 37510, 33434
 GPS_LAT_REF, GPS_LAT, GPS_LON_REF, GPS_LON = 1, 2, 3, 4
-needs_tesseract = pytest.mark.skipif(shutil.which("tesseract") is None,
+# The command the configuration names (BRAINQUERY_CONFIG may point it elsewhere).
+needs_tesseract = pytest.mark.skipif(shutil.which(load_ingest_config().photo.ocr_command) is None,
                                      reason="tesseract is not installed")
+# RapidOCR is a core dependency: its tests never skip. Tesseract's run when it is installed.
+ENGINES = [pytest.param("rapidocr", id="rapidocr"),
+           pytest.param("tesseract", id="tesseract", marks=needs_tesseract)]
 
 
 def jpeg(ifd0=None, exif=None, gps=None, size=(16, 12), fmt="JPEG") -> bytes:
@@ -205,15 +210,16 @@ RECEIPT_LINES = ["CORNER GROCERY", "SALES RECEIPT", "Milk 1.99", "Bread 2.49",
                  "TOTAL 4.48", "VISA **** 1234", "12/01/2024 14:05", "Thank you"]
 
 
-@needs_tesseract
+@pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("data, doc_type, expected, has_time", [
     pytest.param(rendered(INVOICE_LINES), "invoice", datetime(2024, 3, 5), False,
                  id="invoice-png"),
     pytest.param(rendered(RECEIPT_LINES, "JPEG"), "receipt", datetime(2024, 12, 1, 14, 5), True,
                  id="receipt-jpeg"),
 ])
-def test_screenshot_of_invoice_or_receipt(tmp_path, ctx, data, doc_type, expected, has_time):
-    doc = ingest_bytes(tmp_path, ctx, data, name="Screenshot 2025-01-01.png")
+def test_screenshot_of_invoice_or_receipt(tmp_path, ctx, engine, data, doc_type, expected, has_time):
+    doc = ingest_bytes(tmp_path, with_photo(ctx, ocr_engines=(engine,)), data,
+                       name="Screenshot 2025-01-01.png")
     assert doc.doc_type == doc_type
     assert doc.date_floating and doc.source_date.replace(tzinfo=None) == expected
     assert doc.date_source not in CONTENT_FREE_SOURCES
@@ -221,9 +227,10 @@ def test_screenshot_of_invoice_or_receipt(tmp_path, ctx, data, doc_type, expecte
     assert ("Total" in doc.text or "TOTAL" in doc.text) and "Screenshot" in doc.text
 
 
-@needs_tesseract
-def test_screenshot_that_is_no_invoice_stays_a_photo_with_its_text(tmp_path, ctx):
-    doc = ingest_bytes(tmp_path, ctx, rendered(["Meeting notes", "Call the roofer on Monday"]))
+@pytest.mark.parametrize("engine", ENGINES)
+def test_screenshot_that_is_no_invoice_stays_a_photo_with_its_text(tmp_path, ctx, engine):
+    doc = ingest_bytes(tmp_path, with_photo(ctx, ocr_engines=(engine,)),
+                       rendered(["Meeting notes", "Call the roofer on Monday"]))
     assert doc.doc_type == "photo" and doc.meta["ocr"] is True
     assert "roofer" in doc.text and doc.date_source == "file_mtime"
 
@@ -250,9 +257,10 @@ def test_ocr_switched_off(tmp_path, ctx, monkeypatch):
 
 
 @pytest.mark.parametrize("changes, message", [
-    pytest.param({"ocr_command": "no-such-ocr-tool"}, "not found", id="missing-command"),
-    pytest.param({"ocr_languages": "xx-no-such-language"}, "OCR command failed",
-                 id="tool-fails", marks=needs_tesseract),
+    pytest.param({"ocr_command": "no-such-ocr-tool", "ocr_engines": ("tesseract",)},
+                 "no OCR engine is available", id="missing-command"),
+    pytest.param({"ocr_languages": "xx-no-such-language", "ocr_engines": ("tesseract",)},
+                 "OCR command failed", id="tool-fails", marks=needs_tesseract),
 ])
 def test_ocr_trouble_is_logged_once_and_the_image_is_still_a_photo(
         tmp_path, ctx, monkeypatch, caplog, changes, message):
@@ -274,7 +282,60 @@ def test_ocr_timeout_returns_none(monkeypatch, ingest_config):
     monkeypatch.setattr(ocr, "_reported", set())
     monkeypatch.setattr(ocr.shutil, "which", lambda name: "/usr/bin/" + name)
     monkeypatch.setattr(ocr.subprocess, "run", slow)
-    assert ocr.ocr_image(b"image", ingest_config.photo) is None
+    tesseract = dataclasses.replace(ingest_config.photo, ocr_engines=("tesseract",))
+    assert ocr.ocr_image(b"image", tesseract) is None
+
+
+def test_rapidocr_comes_with_the_install_and_never_downloads(monkeypatch):
+    """The models are files inside the rapidocr wheel; the engine is handed their paths,
+    so the worker process has nothing to fetch even where the network is closed."""
+    paths = ocr.rapid_model_paths()
+    assert paths is not None, "rapidocr or its bundled models are missing"
+    params = ocr.rapid_params(paths, threads=1, max_side=2000)
+    assert {params[f"{part}.model_path"] for part in ("Det", "Rec", "Cls")} \
+        == {str(p) for p in paths.values()}
+    text = ocr_offline(rendered(["Total due 144.00"]))
+    assert "144.00" in text
+
+
+def ocr_offline(data: bytes) -> str:
+    """RapidOCR in a fresh interpreter whose sockets refuse to connect."""
+    import subprocess
+    import sys
+
+    script = (
+        "import socket, sys\n"
+        "def refuse(*a, **k): raise OSError('network used')\n"
+        "socket.socket.connect = refuse; socket.create_connection = refuse\n"
+        "from ingest import ocr\n"
+        "from rapidocr import RapidOCR\n"
+        "from ingest.ocr_worker import rapid_lines\n"
+        "engine = RapidOCR(params=ocr.rapid_params(ocr.rapid_model_paths(), 1, 2000))\n"
+        "sys.stdout.write(rapid_lines(engine, sys.stdin.buffer.read()))\n")
+    done = subprocess.run([sys.executable, "-c", script], input=data, capture_output=True,
+                          check=True, cwd=Path(__file__).resolve().parent.parent, timeout=120)
+    return done.stdout.decode()
+
+
+def test_rapidocr_gives_up_on_a_slow_image_and_recovers(monkeypatch, caplog, ingest_config):
+    """A bounded time per image: the worker is stopped, the image is not OCR'd, and the
+    next image gets a fresh worker."""
+    monkeypatch.setattr(ocr, "_reported", set())
+    fast = dataclasses.replace(ingest_config.photo, ocr_engines=("rapidocr",))
+    assert "144.00" in ocr.ocr_image(rendered(["Total due 144.00"]), fast)
+    hurried = dataclasses.replace(fast, ocr_timeout_seconds=1)
+    started = ocr.ENGINES["rapidocr"]._process
+    assert ocr.ocr_image(rendered(["Total due 144.00"] * 150), hurried) is None
+    assert started.poll() is not None, "the worker still runs"
+    assert any("gave up on an image after 1s" in r.getMessage() for r in caplog.records)
+    assert "144.00" in ocr.ocr_image(rendered(["Total due 144.00"]), fast)
+
+
+def test_unknown_ocr_engine_is_a_config_error(ingest_config):
+    from ingest.config import ConfigError
+
+    with pytest.raises(ConfigError, match="valid: \\['rapidocr', 'tesseract'\\]"):
+        dataclasses.replace(ingest_config.photo, ocr_engines=("easyocr",))
 
 
 # --- realdata -------------------------------------------------------------------------
@@ -284,6 +345,7 @@ KNOWN_MISSES: dict[str, str] = {}
 
 
 def photo_rows() -> list:
+    """Every photo of the manifest; every receipt or invoice image once per OCR engine."""
     rows = []
     for row in realdata_rows():
         path = REALDATA / row["path"]
@@ -295,20 +357,25 @@ def photo_rows() -> list:
         marks = []
         if blob.size == 0:
             marks.append(pytest.mark.skip(reason="empty file: the pipeline reports it"))
-        if row["expected_doc_type"] != "photo":
-            marks.append(needs_tesseract)
         if row["path"] in KNOWN_MISSES:
             marks.append(pytest.mark.xfail(strict=True, reason=KNOWN_MISSES[row["path"]]))
-        rows.append(pytest.param(row, id=Path(row["path"]).name, marks=marks))
+        if row["expected_doc_type"] == "photo":
+            rows.append(pytest.param(row, None, id=Path(row["path"]).name, marks=marks))
+            continue
+        for engine in ENGINES:
+            rows.append(pytest.param(row, engine.values[0], marks=[*marks, *engine.marks],
+                                     id=f"{Path(row['path']).name}-{engine.values[0]}"))
     return rows
 
 
 @requires_realdata
 @pytest.mark.realdata
-@pytest.mark.parametrize("row", photo_rows())
-def test_realdata_photos(ctx, row):
+@pytest.mark.parametrize("row, engine", photo_rows())
+def test_realdata_photos(ctx, row, engine):
     blob = Blob.from_path(REALDATA / row["path"])
     assert PhotoIngestor().claim(blob, magic(blob)) is not None
+    if engine is not None:
+        ctx = with_photo(ctx, ocr_engines=(engine,))
     [doc] = PhotoIngestor().ingest(blob, ctx)
     expected = row["expected_source_date"]
     if expected:

@@ -151,3 +151,35 @@ def test_today_is_the_day_of_now_in_its_own_zone():
 def test_naive_now_is_refused():
     with pytest.raises(ValueError, match="timezone-aware"):
         find_window("today", datetime(2026, 11, 18, 12, 0))
+
+
+def _household(ingest_config, country: str, subdivision: str = ""):
+    import dataclasses
+
+    return dataclasses.replace(ingest_config.dates, holiday_country=country,
+                               holiday_subdivision=subdivision)
+
+
+@pytest.mark.parametrize("country, question, start, end", [
+    pytest.param("US", "Is the pool open on Juneteenth?", D(2026, 6, 19), D(2026, 6, 20), id="us-juneteenth"),
+    pytest.param("US", "Is there mail on Columbus Day?", D(2026, 10, 12), D(2026, 10, 13), id="us-columbus"),
+    pytest.param("US", "Thanksgiving 2031 at grandma's?", D(2031, 11, 27), D(2031, 11, 28), id="any-year"),
+    pytest.param("CA", "Is the office closed on Labour Day?", D(2026, 9, 7), D(2026, 9, 8), id="ca-labour-day"),
+    pytest.param("NZ", "Is the office closed on Labour Day?", D(2026, 10, 26), D(2026, 10, 27), id="nz-labour-day"),
+    pytest.param("GB", "Where are we over Boxing Day?", D(2026, 12, 26), D(2026, 12, 28), id="gb-boxing-day-weekend"),
+    pytest.param("DE", "Was the shop open on Easter Monday 2026?", D(2026, 4, 6), D(2026, 4, 7), id="de-easter-monday"),
+])
+def test_holidays_come_from_the_households_country(ingest_config, country, question, start, end):
+    """Holiday dates come from the `holidays` package for the configured country: other
+    countries and years come with it."""
+    window = find_window(question, NOW, dates=_household(ingest_config, country))
+    assert window is not None and (window.start.date(), window.end.date()) == (start, end)
+
+
+def test_a_holiday_the_country_does_not_keep_names_no_day(ingest_config):
+    assert find_window("Where are we over Boxing Day?", NOW, dates=_household(ingest_config, "US")) is None
+
+
+def test_unknown_holiday_country_is_a_clear_error(ingest_config):
+    with pytest.raises(ValueError, match="dates.holiday_country.*'XX'"):
+        find_window("over thanksgiving", NOW, dates=_household(ingest_config, "XX"))

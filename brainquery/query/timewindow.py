@@ -29,8 +29,8 @@ Readings chosen where English is ambiguous (all in the zone of `now`):
 - A day without a year ("November 20", "11/20", US month/day order): its closest
   occurrence to today, ties to the future.
 - A bare year: a past year is a period; the current or a future year a range.
-- A named holiday ("Halloween", "Thanksgiving", "Memorial Day", "Christmas Eve"; US dates)
-  is one day: without a modifier its closest occurrence to today, ties to the future;
+- A named holiday ("Halloween", "Thanksgiving", "Memorial Day", "Christmas Eve"; the
+  household's country's dates, from the `holidays` package) is one day: without a modifier its closest occurrence to today, ties to the future;
   "last" the most recent before today, "next" the first after today, "this" this calendar
   year's; a year may follow ("Christmas 2023", "Halloween last year"). "The day after/before
   X" and "the Wednesday before X" are those days. "Over X" and "X weekend/break/holiday" are
@@ -47,8 +47,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
-from dateutil.easter import easter
 from dateutil.relativedelta import relativedelta
+
+from ingest.config import DatesSection
+from ingest.printed_dates import default_rules
+
+from .holiday_days import holiday_day
 
 KINDS = ("day", "range", "since", "period")
 
@@ -125,18 +129,22 @@ class _Ctx:
     today: date
     text: str
     since: bool   # "since" precedes the phrase: prefer the most recent start
+    holidays: DatesSection
 
 
-def find_window(question: str, now: datetime) -> TimeWindow | None:
-    """The time window the question names, or None. `now` must be timezone-aware."""
+def find_window(question: str, now: datetime, *, dates: DatesSection | None = None) -> TimeWindow | None:
+    """The time window the question names, or None. `now` must be timezone-aware; `dates`
+    (the [dates] configuration: the household's holiday country) defaults to the
+    configuration file's."""
     if now.tzinfo is None or now.utcoffset() is None:
         raise ValueError("now must be timezone-aware")
+    dates = dates or default_rules()
     text = question.lower().replace("\u2019", "'")
     best: tuple[int, int, TimeWindow] | None = None
     for pattern, resolve in _RULES:
         for m in pattern.finditer(text):
             since = bool(_ending_at(_SINCE, text, m.start()))
-            ctx = _Ctx(now=now, today=now.date(), text=text, since=since)
+            ctx = _Ctx(now=now, today=now.date(), text=text, since=since, holidays=dates)
             found = resolve(m, ctx)
             if found is None:
                 continue
@@ -278,25 +286,33 @@ def _nth_weekday(month: int, weekday: int, n: int) -> Callable[[int], date]:
 
 
 _MON, _THU, _FRI, _SAT, _SUN = 0, 3, 4, 5, 6
-# Name patterns (lower case, straight apostrophes) and the holiday's day in a given year.
-_HOLIDAYS: tuple[tuple[str, Callable[[int], date]], ...] = (
-    (r"new\s+year'?s'?\s+eve", _fixed(12, 31)),
-    (r"new\s+year'?s'?(?:\s+day)?", _fixed(1, 1)),
-    (r"(?:mlk|martin\s+luther\s+king(?:\s+jr\.?)?)\s+day", _nth_weekday(1, _MON, 3)),
-    (r"valentine'?s'?(?:\s+day)?", _fixed(2, 14)),
-    (r"presidents'?\s+day", _nth_weekday(2, _MON, 3)),
-    (r"(?:st\.?|saint)\s+patrick'?s(?:\s+day)?", _fixed(3, 17)),
-    (r"easter(?:\s+sunday)?", easter),
-    (r"mother'?s'?\s+day", _nth_weekday(5, _SUN, 2)),
-    (r"memorial\s+day", _nth_weekday(5, _MON, -1)),
-    (r"father'?s'?\s+day", _nth_weekday(6, _SUN, 3)),
-    (r"(?:the\s+)?(?:fourth|4th)\s+of\s+july|independence\s+day", _fixed(7, 4)),
-    (r"labou?r\s+day", _nth_weekday(9, _MON, 1)),
-    (r"halloween", _fixed(10, 31)),
-    (r"veterans'?\s+day", _fixed(11, 11)),
-    (r"thanksgiving(?:\s+day)?", _nth_weekday(11, _THU, 4)),
-    (r"(?:christmas|xmas)\s+eve", _fixed(12, 24)),
-    (r"(?:christmas|xmas)(?:\s+day)?", _fixed(12, 25)),
+# How people name holidays in a question (lower case, straight apostrophes), and the names
+# the `holidays` package gives them; the day comes from the package, for the household's
+# country ([dates] holiday_country), so "Labour Day" is September's in Canada and
+# October's in New Zealand. A name the country does not have names no day.
+_HOLIDAYS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (r"new\s+year'?s'?\s+eve", ("New Year's Eve",)),
+    (r"new\s+year'?s'?(?:\s+day)?", ("New Year's Day",)),
+    (r"(?:mlk|martin\s+luther\s+king(?:\s+jr\.?)?)\s+day", ("Martin Luther King Jr. Day",)),
+    (r"valentine'?s'?(?:\s+day)?", ("Valentine's Day",)),
+    (r"presidents'?\s+day", ("Washington's Birthday", "Presidents' Day")),
+    (r"(?:st\.?|saint)\s+patrick'?s(?:\s+day)?", ("Saint Patrick's Day",)),
+    (r"good\s+friday", ("Good Friday",)),
+    (r"easter(?:\s+sunday)?", ("Easter Sunday",)),
+    (r"easter\s+monday", ("Easter Monday",)),
+    (r"mother'?s'?\s+day", ("Mother's Day",)),
+    (r"memorial\s+day", ("Memorial Day",)),
+    (r"father'?s'?\s+day", ("Father's Day",)),
+    (r"juneteenth", ("Juneteenth National Independence Day", "Juneteenth")),
+    (r"(?:the\s+)?(?:fourth|4th)\s+of\s+july|independence\s+day", ("Independence Day",)),
+    (r"labou?r\s+day", ("Labor Day", "Labour Day")),
+    (r"columbus\s+day", ("Columbus Day",)),
+    (r"halloween", ("Halloween",)),
+    (r"veterans'?\s+day", ("Veterans Day",)),
+    (r"thanksgiving(?:\s+day)?", ("Thanksgiving Day", "Thanksgiving")),
+    (r"(?:christmas|xmas)\s+eve", ("Christmas Eve",)),
+    (r"(?:christmas|xmas)(?:\s+day)?", ("Christmas Day",)),
+    (r"boxing\s+day", ("Boxing Day",)),
 )
 
 
@@ -461,19 +477,27 @@ def _r_from_now_any(m: re.Match, ctx: _Ctx) -> _Found:
     return _day(ctx.today + timedelta(days=n_days), ctx.today)
 
 
-def _holiday(day_in: Callable[[int], date]) -> Callable[[re.Match, _Ctx], _Found]:
-    def resolve(m: re.Match, ctx: _Ctx) -> _Found:
+def _holiday(names: tuple[str, ...]) -> Callable[[re.Match, _Ctx], "_Found | None"]:
+    def resolve(m: re.Match, ctx: _Ctx) -> _Found | None:
         today = ctx.today
-        days = [day_in(y) for y in range(today.year - 1, today.year + 2)]
+
+        def day_in(year: int) -> date | None:
+            return holiday_day(names, year, ctx.holidays)
+
+        days = [d for d in (day_in(y) for y in range(today.year - 1, today.year + 2)) if d]
         year = int(m["y"]) if m["y"] else None
         if m["rel"]:
             year = today.year + {"last": -1, "this": 0, "next": 1}[m["rel"]]
         if year is not None:
             day = day_in(year)
+        elif not days:
+            day = None
         elif m["mod"]:
             day = _choose([(d, d + timedelta(days=1)) for d in days], m["mod"], today)[0]
         else:
             day = _nearest(days, today)
+        if day is None:
+            return None
         if m["shift"]:
             after = m["shift"] == "after"
             if m["shiftday"] == "day":
@@ -541,7 +565,7 @@ _RULES: tuple[tuple[re.Pattern, _Resolver], ...] = tuple((re.compile(p), f) for 
         r"(?:(?P<over>over|during)\s+)?(?:(?P<mod>last|next|this)\s+)?"
         rf"(?P<name>{name})(?:\s+(?P<long>break|weekend|holiday))?(?![\w'])"
         rf"(?:,?\s+(?:of\s+|in\s+)?(?P<y>{_YEAR})\b|\s+(?P<rel>last|this|next)\s+year\b)?"),
-       _holiday(day_in)) for name, day_in in _HOLIDAYS),
+       _holiday(names)) for name, names in _HOLIDAYS),
     # "a few years ago" is too vague to centre a period on: the router's cue covers it.
     (rf"\b(?P<n>{_EXACT})\s+(?P<unit>days?|weeks?|months?|years?)\s+ago\b", _r_ago),
     ((rf"\b(?P<n>{_EXACT})\s+(?P<unit>days?|weeks?)\s+from\s+(?:today|now)\b|"
