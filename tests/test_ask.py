@@ -66,6 +66,19 @@ def test_a_fax_number_nobody_wrote_down_is_i_dont_know(asked_corpus):
     assert result.confidence == 0.0
 
 
+@pytest.mark.parametrize("question", [
+    "furnace filter size?? at the store rn",
+    "Who mows our lawn? Name of the yard service?",
+])
+def test_how_a_question_is_asked_does_not_make_it_unanswerable(asked_corpus, question):
+    # "rn", "name", "kind", "actually" are how people ask: no document has to hold them.
+    assert asked_corpus.ask(question, now=ASK_NOW).answer is not None
+
+
+def test_a_politely_asked_question_nobody_can_answer_is_still_i_dont_know(asked_corpus):
+    assert asked_corpus.ask("Would you please look up the dentist's fax number?", now=ASK_NOW).answer is None
+
+
 def test_a_2024_scout_schedule_comes_with_a_stale_warning(asked_corpus):
     result = asked_corpus.ask("When does Theo's Cub Scout den meet?", now=ASK_NOW)
     assert is_stale_message(result.message), result.message
