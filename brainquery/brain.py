@@ -171,7 +171,8 @@ class Brain:
     def _warn_if_store_lost(self) -> None:
         """A deleted or emptied chroma.sqlite3 looks like an empty store: say so when the
         caches beside it describe documents."""
-        if self.store.count():
+        # A published index means the database is there (and counting would load chromadb).
+        if self.store.state().get(query_index.STATE_KEY) or self.store.count():
             return
         described = _cached_chunk_count(self.store.cache_dir / query_index.INDEX_FILE)
         if described:

@@ -16,22 +16,27 @@ import os
 import sys
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
-from ingest.config import ConfigError
-
+from . import __version__
 from .age import relative_age
-from .query.ask import QuestionError
-from .brain import Brain
-from .config import load_config
-from .storage.indexer import EXIT_NOTHING_RAN, EXIT_SOME_FAILED, FAILED, IngestSummary, ReportLine
-from .query.router import PATTERNS
-from .storage.store import StoreBusy, StoreError, StoreWriteError, is_server
+from .query.patterns import PATTERNS
 from .terminal import json_line, printable
+
+if TYPE_CHECKING:
+    from .brain import Brain
+    from .storage.indexer import IngestSummary, ReportLine
+
+# Everything heavier (chromadb, scikit-learn, the query side) is imported by the command
+# that needs it: `--help` answers at once, and `ask` never loads what only `ingest` uses.
 
 FIXTURE_QUERIES = Path(__file__).resolve().parent.parent / "fixtures" / "queries.jsonl"
 TOKEN_ENV = "BRAINQUERY_TOKEN"
 MAX_PORT = 65535
+
+
+# storage.indexer's exit codes, without loading the indexer to say so (a test keeps them equal).
+EXIT_SOME_FAILED, EXIT_NOTHING_RAN = 1, 2
 
 
 class UsageError(ValueError):
@@ -46,10 +51,14 @@ class _Parser(argparse.ArgumentParser):
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING,
-                        format="%(levelname)s %(name)s: %(message)s")
-    if not args.verbose:
-        quiet_parsers()
+    _set_up_logging(args.verbose)
+    from ingest.config import ConfigError
+
+    from .brain import Brain
+    from .config import load_config
+    from .query.ask import QuestionError
+    from .storage.store import StoreBusy, StoreError, StoreMissing, StoreWriteError
+
     try:
         config = load_config(args.config)
         _check_now(args.now, config)
@@ -60,6 +69,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except StoreBusy as err:
         print(f"brainquery: {printable(str(err))} (without --no-wait, a writer waits its turn)",
               file=sys.stderr)
+        return EXIT_NOTHING_RAN
+    except StoreMissing as err:
+        print(f"brainquery: {printable(str(err))} — run `brainquery ingest PATH --store "
+              f"{printable(err.location)}` first", file=sys.stderr)
         return EXIT_NOTHING_RAN
     except StoreWriteError as err:
         print(f"brainquery: {printable(str(err))}", file=sys.stderr)
@@ -83,6 +96,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
 
 
+# What -v shows: Brain Query's own steps. The libraries' debug lines (chromadb's "Starting
+# component ..." among them) need -vv.
+_OWN_LOGGERS = ("brainquery", "ingest")
+
+
+def _set_up_logging(verbosity: int) -> None:
+    logging.basicConfig(level=logging.DEBUG if verbosity >= 2 else logging.WARNING,
+                        format="%(levelname)s %(name)s: %(message)s")
+    if verbosity == 1:
+        for name in _OWN_LOGGERS:
+            logging.getLogger(name).setLevel(logging.DEBUG)
+    if not verbosity:
+        quiet_parsers()
+
+
 _DISK_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO})
 
 
@@ -98,7 +126,12 @@ def cmd_ingest(brain: Brain, args: argparse.Namespace) -> int:
 
     Unchanged files are skipped, changed ones replace their old chunks. Exit code 0 when
     everything went in, 1 when some files failed, 2 when nothing could be ingested.
+    A PATH of - reads the paths from standard input, one per line (with -0, NUL-separated).
+
+        brainquery ingest ~/Mail ~/Documents --report ingest.jsonl
+        find ~/Scans -name '*.pdf' -print0 | brainquery ingest - -0
     """
+    paths = _stdin_paths(args.paths, args.null)
     report = args.report_file
 
     def write(line: ReportLine) -> None:
@@ -108,7 +141,7 @@ def cmd_ingest(brain: Brain, args: argparse.Namespace) -> int:
             report.flush()
 
     try:
-        summary = brain.ingest(args.paths, now=args.now, progress=None, on_line=write,
+        summary = brain.ingest(paths, now=args.now, progress=None, on_line=write,
                                wait=not args.no_wait, follow_symlinks=args.follow_symlinks)
     finally:
         if report is not None:
@@ -120,6 +153,22 @@ def cmd_ingest(brain: Brain, args: argparse.Namespace) -> int:
     return summary.exit_code
 
 
+def _stdin_paths(paths: Sequence[str], null: bool) -> list[str]:
+    """The paths with each - replaced by those read from standard input. Names are bytes
+    on disk: they are decoded as the file system does, so any name read can be opened."""
+    if "-" not in paths:
+        if null:
+            raise UsageError("-0 describes paths read from standard input: give - as a PATH")
+        return list(paths)
+    data = sys.stdin.buffer.read()
+    given = [os.fsdecode(name) for name in data.split(b"\0" if null else b"\n") if name.strip()]
+    if not null:
+        given = [name.removesuffix("\r") for name in given]  # a list saved on Windows
+    if not given:
+        raise UsageError("ingest -: no paths on standard input")
+    return [p for path in paths for p in (given if path == "-" else [path])]
+
+
 def cmd_ask(brain: Brain, args: argparse.Namespace) -> int:
     """Answer a question from the stored documents, with sources and confidence.
 
@@ -128,7 +177,7 @@ def cmd_ask(brain: Brain, args: argparse.Namespace) -> int:
     of that day in ingest.floating_timezone), so answers are reproducible.
 
         brainquery ask "What size is our furnace filter?" --k 3
-        printf 'Is Friday a half day?\nwifi password?\n' | brainquery ask - --json
+        printf 'Is Friday a half day?\\nwifi password?\\n' | brainquery ask - --json
     """
     questions = ([line.strip() for line in sys.stdin if line.strip()] if args.question == "-"
                  else [args.question])
@@ -191,9 +240,15 @@ def cmd_eval(brain: Brain, args: argparse.Namespace) -> int:
     and abstention accuracy per pattern, one table per set and, for several, the pooled one;
     --now replaces every question's own clock.
     """
+    from ingest.config import ConfigError
+
+    from .brain import Brain
     from .query.evaluate import EvalReport, evaluate, load_queries
 
-    paths = [Path(q) for q in args.queries] or [FIXTURE_QUERIES]
+    paths = [Path(q) for q in args.queries] or [_default_queries()]
+    missing = [str(p) for p in paths if not p.is_file()]
+    if missing:
+        raise UsageError(f"no question set at {', '.join(missing)}")
     if args.corpus and len(paths) > 1:
         raise ConfigError("--corpus names the documents of one question set; give one QUERIES")
     reports: dict[str, EvalReport] = {}
@@ -225,8 +280,22 @@ def cmd_eval(brain: Brain, args: argparse.Namespace) -> int:
     return 0
 
 
+def _default_queries() -> Path:
+    """The fixture questions of a source checkout; an installed package has none."""
+    if FIXTURE_QUERIES.is_file():
+        return FIXTURE_QUERIES
+    raise UsageError("eval needs QUERIES: this installation has no fixtures/queries.jsonl; "
+                     "give question files (JSON Lines, as in the repository's fixtures/), each "
+                     "with its documents in a corpus/ folder beside it or named by --corpus")
+
+
 def _eval_brain(brain: Brain, corpus: Path) -> Brain:
     """A store of its own for another corpus: households must not answer each other's questions."""
+    from ingest.config import ConfigError
+
+    from .brain import Brain
+    from .storage.store import is_server
+
     if is_server(brain.store.location):
         raise ConfigError("question sets over several corpora need a local --store folder")
     slug = hashlib.sha256(str(corpus).encode()).hexdigest()[:12]
@@ -327,6 +396,8 @@ _WEAK_DATE_SOURCES = frozenset({"file_mtime", "ingested"})
 
 
 def _summary_text(summary: IngestSummary) -> str:
+    from .storage.indexer import FAILED
+
     statuses = summary.by_status()
     lines = [
         f"{summary.inputs} inputs: {statuses['ingested']} documents ingested, "
@@ -394,25 +465,43 @@ def _day(text: str) -> datetime:
         raise argparse.ArgumentTypeError(f"expected YYYY-MM-DD, got {text!r}") from err
 
 
+def _common_options(parser: argparse.ArgumentParser, defaults: bool) -> None:
+    """The options every command takes, before or after its name (`brainquery --store X ls`
+    and `brainquery ls --store X`). After the name their default is SUPPRESS, so an option
+    not repeated there keeps what was given before it."""
+    def default(value):
+        return value if defaults else argparse.SUPPRESS
+
+    parser.add_argument("--store", default=default(None),
+                        help="store folder or http://HOST:PORT of a Chroma server "
+                             "(default $BRAINQUERY_STORE or the per-user data folder)")
+    parser.add_argument("--config", default=default(None),
+                        help="a TOML file overriding config/default.toml (default $BRAINQUERY_CONFIG)")
+    parser.add_argument("--json", action="store_true", default=default(False),
+                        help="machine-readable output")
+    parser.add_argument("--now", type=_day, default=default(None),
+                        help="pin today's date (YYYY-MM-DD)")
+    parser.add_argument("-v", "--verbose", action="count", default=default(0),
+                        help="-v: Brain Query's own steps; -vv: the libraries' debug lines too")
+
+
 def _parser() -> argparse.ArgumentParser:
     common = _Parser(add_help=False)
-    common.add_argument("--store", help="store folder or http://HOST:PORT of a Chroma server "
-                                        "(default $BRAINQUERY_STORE or the per-user data folder)")
-    common.add_argument("--config", help="a TOML file overriding config/default.toml "
-                                         "(default $BRAINQUERY_CONFIG)")
-    common.add_argument("--json", action="store_true", help="machine-readable output")
-    common.add_argument("--now", type=_day, help="pin today's date (YYYY-MM-DD)")
-    common.add_argument("-v", "--verbose", action="store_true")
+    _common_options(common, defaults=False)
 
     parser = _Parser(prog="brainquery", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = parser.add_subparsers(dest="command", required=True)
-    # Commands that only read open the store read-only (see Store).
+    parser.add_argument("--version", action="version", version=f"brainquery {__version__}",
+                        help="print the version and exit")
+    _common_options(parser, defaults=True)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
+                                help="brainquery COMMAND --help tells more")
+    # Commands that only read open the store read-only (see Store): they never create one.
     for name, func, extra, read_only in (
             ("ingest", cmd_ingest, _ingest_args, False), ("ask", cmd_ask, _ask_args, True),
             ("eval", cmd_eval, _eval_args, False), ("ls", cmd_ls, None, True),
-            ("serve", cmd_serve, _serve_args, False), ("roots", cmd_roots, _roots_args, False),
-            ("check", cmd_check, None, False)):
+            ("serve", cmd_serve, _serve_args, True), ("roots", cmd_roots, _roots_args, True),
+            ("check", cmd_check, None, True)):
         p = sub.add_parser(name, parents=[common], help=func.__doc__.splitlines()[0],
                            description=func.__doc__,
                            formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -423,7 +512,10 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _ingest_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("paths", nargs="+", metavar="PATH")
+    p.add_argument("paths", nargs="+", metavar="PATH",
+                   help="files, folders, mbox files and Maildir folders; - reads paths from stdin")
+    p.add_argument("-0", "--null", action="store_true",
+                   help="with -: the paths on stdin end in NUL, not newline (find -print0)")
     p.add_argument("--report", metavar="FILE.jsonl",
                    help="write one JSON line per source document")
     p.add_argument("--no-wait", action="store_true",
@@ -433,8 +525,9 @@ def _ingest_args(p: argparse.ArgumentParser) -> None:
 
 
 def _roots_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("action", nargs="?", choices=("list", "forget"), default="list")
-    p.add_argument("paths", nargs="*", metavar="ROOT")
+    p.add_argument("action", nargs="?", choices=("list", "forget"), default="list",
+                   help="list the roots (the default), or forget the ROOTs given")
+    p.add_argument("paths", nargs="*", metavar="ROOT", help="with forget: the roots to forget")
 
 
 def _ask_args(p: argparse.ArgumentParser) -> None:
@@ -457,7 +550,7 @@ def _eval_args(p: argparse.ArgumentParser) -> None:
                    help="JSON Lines question sets (default fixtures/queries.jsonl)")
     p.add_argument("--corpus", help="the documents the questions are about "
                                     "(default: the corpus folder beside QUERIES)")
-    p.add_argument("--k", type=_positive, default=None)
+    p.add_argument("--k", type=_positive, default=None, help="at most this many sources (default 5)")
 
 
 if __name__ == "__main__":

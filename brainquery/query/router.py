@@ -29,9 +29,9 @@ import numpy as np
 from ingest.config import config_file
 
 from ..config import RouterSection
+from .patterns import PATTERNS
 from .timewindow import TimeWindow, find_window
 
-PATTERNS = ("logistical", "entity", "historical")
 _IS_CONTRACTION = re.compile(r"\b(what|who|where|when|how|which|that|it|there|here)'s\b")
 
 
