@@ -56,7 +56,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from .brain import Brain
     from .config import load_config
-    from .query.ask import QuestionError
+    from .query.question import QuestionError
     from .storage.store import StoreBusy, StoreError, StoreMissing, StoreWriteError
 
     try:

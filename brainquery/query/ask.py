@@ -23,31 +23,17 @@ from ..config import Config
 from .coverage import TopicTerms
 from .decay import staleness
 from .occurrences import Series, day_words, event_answer, field_asked
+from .question import QuestionError, check_question  # noqa: F401 (importers name them here)
 from .query_index import QueryIndex
 from .relative_dates import resolve as resolve_relative
 from .rank import Ranked, Ranker
-from .router import PATTERNS, Route, load_router
+from .router import PATTERNS, Route, Router, load_router
 from .scorers import Query, dense_trust
 from ..textproc import Analyzer
 from .timewindow import TimeWindow
 
 _NAME = re.compile(r"\b([A-Z][a-z]+)(?:['’]s)?\b")
 IDK = "I don't know — nothing in your documents answers this"
-
-
-class QuestionError(ValueError):
-    """A question that cannot be asked: empty, longer than scoring.max_question_chars, or
-    asking for fewer than one source. The CLI says so in one line (exit 2), the API with 422."""
-
-
-def check_question(question: str, k: int | None, max_chars: int) -> None:
-    if not question.strip():
-        raise QuestionError("the question is empty")
-    if len(question) > max_chars:
-        raise QuestionError(f"the question is {len(question)} characters; the limit is "
-                            f"{max_chars} (scoring.max_question_chars)")
-    if k is not None and k < 1:
-        raise QuestionError(f"--k must be at least 1, got {k}")
 
 
 FRESH = "Recent information found"
@@ -141,11 +127,13 @@ class AskResult:
 class Asker:
     """Everything a question needs, loaded once: ask many questions in one process."""
 
-    def __init__(self, index: QueryIndex, config: Config):
+    def __init__(self, index: QueryIndex, config: Config, router: Router | None = None):
+        """`router`: one loaded from the store's cache (query_index.open_router); None fits
+        the configured one here."""
         self.index = index
         self.config = config
         self.analyzer = Analyzer(config.text)
-        self.router = load_router(config.router)
+        self.router = router or load_router(config.router)
         self.ranker = Ranker(index, config)
         self._extracts: dict[tuple[int, str | None], answers.Extract] = {}
         # Stemmed words that name a document type -> its type codes.
