@@ -13,7 +13,6 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ingest.calendar import FIELD_LINES
 
 from . import answer as answers
 from .ambiguity import Ambiguity, AmbiguityFinder, describe, qualified_question, qualifier
@@ -132,7 +131,10 @@ class Asker:
         the configured one here."""
         self.index = index
         self.config = config
-        self.analyzer = Analyzer(config.text)
+        dense = index.dense
+        # The index's embedder reads questions with the same settings: one analyzer to set up.
+        self.analyzer = (dense.analyzer_ if dense is not None and dense.analyzer_.cfg == config.text
+                         else Analyzer(config.text))
         self.router = router or load_router(config.router)
         self.ranker = Ranker(index, config)
         self._extracts: dict[tuple[int, str | None], answers.Extract] = {}
@@ -260,6 +262,8 @@ class Asker:
         if event is not None:
             # The event's own description may say more than its fields ("doors open 6:00 pm").
             # (An event's lines are stored joined by "; ".)
+            from ingest.calendar import FIELD_LINES  # (loads icalendar: only calendar answers need it)
+
             said = [line for line in re.split(r";\s+", extract.text)
                     if line and not line.startswith(FIELD_LINES) and line != str(meta.get("title", ""))]
             timed = event.kind in ("occurrence", "no_occurrence")

@@ -33,7 +33,6 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ingest.calendar import expand_occurrences
 from ingest.document import DOC_TYPES
 
 from ..storage import model_cache
@@ -388,6 +387,8 @@ def _duration(doc: dict[str, Any], start: datetime) -> timedelta:
 
 def _expand(doc: dict[str, Any], start: datetime, config: Config, overridden: list[Any]) -> list[datetime]:
     from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    from ingest.calendar import expand_occurrences  # (loads icalendar: only an index build needs it)
 
     try:
         zone = ZoneInfo(str(doc.get("tzid"))) if doc.get("tzid") else timezone.utc

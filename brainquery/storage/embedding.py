@@ -170,6 +170,7 @@ class DenseEmbedder:
         its arrays do not fit together (a foreign or damaged file)."""
         model = cls(cfg, text)
         try:
+            model.analyzer_ = Analyzer(_text_section(text))
             if int(arrays["format"]) != _FORMAT or str(arrays["settings"]) != model._settings_key():
                 return None
             terms = from_json_array(arrays["vocab"])
@@ -180,7 +181,6 @@ class DenseEmbedder:
                     or components.ndim != 2 or components.shape[0] > cfg.dims \
                     or (components.shape[0] and components.shape[1] != len(terms)):
                 return None
-            model.analyzer_ = Analyzer(_text_section(text))
             model.vectorizer_ = model.svd_ = None  # built on first `transform`
             model.vocabulary_ = {t: i for i, t in enumerate(terms)} if terms else None
             model.idf_ = idf if terms else None
@@ -196,7 +196,10 @@ class DenseEmbedder:
     def _settings_key(self) -> str:
         """What makes a saved model this configuration's: the embedding and text settings,
         and how the analyzer reads words (a changed synonyms file reads them differently)."""
-        analysis = Analyzer(_text_section(self.text)).fingerprint
+        section = _text_section(self.text)
+        analyzer = getattr(self, "analyzer_", None)
+        # Setting an analyzer up reads the synonyms and compiles patterns: reuse this one.
+        analysis = (analyzer if analyzer is not None and analyzer.cfg == section else Analyzer(section)).fingerprint
         return hashlib.sha256(repr((self.cfg, _text_section(self.text), analysis)).encode()).hexdigest()
 
     def save(self, path: Path) -> str:
