@@ -28,6 +28,9 @@ _LAST_INGEST_FILE = index_state.LAST_INGEST_FILE
 # The fields of a document listing: a contract read by tools outside the repo.
 DOCUMENT_FIELDS = ("source", "message_id", "title", "doc_type", "source_date", "date_source",
                    "attachment", "parent_id", "doc_id")
+# A source_date from these is only the file's own time: nothing in the document said when
+# it was made (`ls` marks it `*`, the page too).
+WEAK_DATE_SOURCES = frozenset({"file_mtime", "ingested"})
 
 
 class Brain:

@@ -64,6 +64,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         _check_now(args.now, config)
         # The report file is opened before the store: a bad --report changes nothing.
         args.report_file = _open_report(args.report) if getattr(args, "report", None) else None
+        # Paths on stdin and the question sets are read before the store is opened too.
+        if args.command == "ingest":
+            args.paths = _stdin_paths(args.paths, args.null)
+        elif args.command == "eval":
+            args.queries = _question_sets(args.queries)
         brain = Brain(args.store, config, read_only=args.read_only)
         return args.run(brain, args)
     except StoreBusy as err:
@@ -131,7 +136,6 @@ def cmd_ingest(brain: Brain, args: argparse.Namespace) -> int:
         brainquery ingest ~/Mail ~/Documents --report ingest.jsonl
         find ~/Scans -name '*.pdf' -print0 | brainquery ingest - -0
     """
-    paths = _stdin_paths(args.paths, args.null)
     report = args.report_file
 
     def write(line: ReportLine) -> None:
@@ -141,7 +145,7 @@ def cmd_ingest(brain: Brain, args: argparse.Namespace) -> int:
             report.flush()
 
     try:
-        summary = brain.ingest(paths, now=args.now, progress=None, on_line=write,
+        summary = brain.ingest(args.paths, now=args.now, progress=None, on_line=write,
                                wait=not args.no_wait, follow_symlinks=args.follow_symlinks)
     finally:
         if report is not None:
@@ -245,10 +249,7 @@ def cmd_eval(brain: Brain, args: argparse.Namespace) -> int:
     from .brain import Brain
     from .query.evaluate import EvalReport, evaluate, load_queries
 
-    paths = [Path(q) for q in args.queries] or [_default_queries()]
-    missing = [str(p) for p in paths if not p.is_file()]
-    if missing:
-        raise UsageError(f"no question set at {', '.join(missing)}")
+    paths = args.queries
     if args.corpus and len(paths) > 1:
         raise ConfigError("--corpus names the documents of one question set; give one QUERIES")
     reports: dict[str, EvalReport] = {}
@@ -280,10 +281,17 @@ def cmd_eval(brain: Brain, args: argparse.Namespace) -> int:
     return 0
 
 
-def _default_queries() -> Path:
-    """The fixture questions of a source checkout; an installed package has none."""
+def _question_sets(given: Sequence[str]) -> list[Path]:
+    """The question files named, or the fixture questions of a source checkout (an
+    installed package has none)."""
+    paths = [Path(q) for q in given]
+    missing = [str(p) for p in paths if not p.is_file()]
+    if missing:
+        raise UsageError(f"no question set at {', '.join(missing)}")
+    if paths:
+        return paths
     if FIXTURE_QUERIES.is_file():
-        return FIXTURE_QUERIES
+        return [FIXTURE_QUERIES]
     raise UsageError("eval needs QUERIES: this installation has no fixtures/queries.jsonl; "
                      "give question files (JSON Lines, as in the repository's fixtures/), each "
                      "with its documents in a corpus/ folder beside it or named by --corpus")
@@ -380,19 +388,18 @@ def cmd_ls(brain: Brain, args: argparse.Namespace) -> int:
 
     A date marked * is the file's own time: nothing in the document said when it was made.
     """
+    from .brain import WEAK_DATE_SOURCES
+
     for doc in brain.documents():
         if args.json:
             print(json_line(doc))
         else:
-            weak = "*" if doc["date_source"] in _WEAK_DATE_SOURCES else " "
+            weak = "*" if doc["date_source"] in WEAK_DATE_SOURCES else " "
             day = (doc["source_date"] or "undated")[:10] + weak
             name = doc["title"] or doc["source"]
             where = doc["source"] + (f" [{doc['attachment']}]" if doc["attachment"] else "")
             print(printable(f"{day:11}  {doc['doc_type']:14}  {name[:60]:60}  {where}"))
     return 0
-
-
-_WEAK_DATE_SOURCES = frozenset({"file_mtime", "ingested"})
 
 
 def _summary_text(summary: IngestSummary) -> str:

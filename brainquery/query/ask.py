@@ -7,6 +7,7 @@ The result's dictionary form is a contract read by tools outside the repo
 from __future__ import annotations
 
 import dataclasses
+import logging
 import re
 from datetime import datetime
 from typing import Any, Callable
@@ -34,6 +35,8 @@ from .timewindow import TimeWindow
 _NAME = re.compile(r"\b([A-Z][a-z]+)(?:['’]s)?\b")
 IDK = "I don't know — nothing in your documents answers this"
 
+
+log = logging.getLogger(__name__)
 
 FRESH = "Recent information found"
 POSSIBLY_OUTDATED = "Possibly outdated — check for newer updates"
@@ -168,6 +171,8 @@ class Asker:
         self._named = {w.casefold() for w in _NAME.findall(question)}
         self._owed_asked = re.search(self.config.answer.owed_cue, question, re.IGNORECASE) is not None
         route = self._anchored(self.router.route(question, now, pattern), question, now)
+        log.debug("routed as %s (%s), window %s", route.pattern,
+                  ", ".join(f"{p} {v:.2f}" for p, v in route.scores.items()), route.window)
         query = self._prepare(question, route, now)
         # Conflicts, supersession and the confidence margin look past the k shown.
         ranked, halting = self.ranker.rank(query, max(k, self.config.answer.evidence_pool))

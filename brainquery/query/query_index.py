@@ -163,6 +163,7 @@ def rebuild(store: Store, config: Config) -> QueryIndex:
     """Build from the store and publish: the cache file first, the state that names it last
     (the caller holds the writer lock)."""
     index = build(store, config)
+    log.info("query index built: %d chunks of %d documents", index.n_chunks, index.n_docs)
     digest = write_arrays(store.cache_dir / INDEX_FILE, to_arrays(index, config))
     router = write_arrays(store.cache_dir / ROUTER_FILE, load_router(config.router).text_model_.to_arrays())
     store.set_state(**{STATE_KEY: index.fingerprint, DIGEST_KEY: digest, ROUTER_DIGEST_KEY: router,
