@@ -6,31 +6,36 @@ import os
 import threading
 from datetime import date, datetime, timezone
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 from zoneinfo import ZoneInfo
 
-from ingest.imap_auth import Secrets
 from ingest.imap_url import is_imap_url, parse_imap_url
 
-from . import check as check_module
-from .storage import mail_sync
-from .storage import model_cache
-from .query import query_index
-from .query.ask import Asker, AskResult, check_question
+from .query import index_state
 from .config import Config, load_config
 from .files import from_json_array, load_arrays, remove_leftovers, replaced
-from .storage.indexer import EXIT_NOTHING_RAN, Indexer, IngestSummary, ReportLine
-from .originals import Original, open_original
-from .storage.chunking import join_chunks
 from .storage.store import Store
 from .storage.writer_lock import stderr_notice
 
+# The query side, the checker and the indexer (with every ingestor) are loaded by the
+# methods that use them: `ls` lists documents without any of them.
+if TYPE_CHECKING:
+    from ingest.imap_auth import Secrets
+
+    from .check import CheckReport
+    from .originals import Original
+    from .query.ask import Asker, AskResult
+    from .storage.indexer import IngestSummary, ReportLine
+
 _ROOTS_KEY = "ingest_roots"
-_LAST_INGEST_FILE = check_module.LAST_INGEST_FILE
+_LAST_INGEST_FILE = index_state.LAST_INGEST_FILE
 
 # The fields of a document listing: a contract read by tools outside the repo.
 DOCUMENT_FIELDS = ("source", "message_id", "title", "doc_type", "source_date", "date_source",
                    "attachment", "parent_id", "doc_id")
+# A source_date from these is only the file's own time: nothing in the document said when
+# it was made (`ls` marks it `*`, the page too).
+WEAK_DATE_SOURCES = frozenset({"file_mtime", "ingested"})
 
 
 class Brain:
@@ -69,6 +74,11 @@ class Brain:
         configured password command, $BRAINQUERY_IMAP_PASSWORD, ~/.netrc; no prompt).
         Raises ImapUrlError for a bad IMAP URL and ImapError when an account cannot be
         logged in to, before anything is written."""
+        from .query import query_index
+        from .query.ask import Asker
+        from .storage import mail_sync, model_cache
+        from .storage.indexer import EXIT_NOTHING_RAN, Indexer
+
         named = [str(p) for p in paths]
         files = [p for p in named if not is_imap_url(p)]
         folders = [parse_imap_url(p) for p in named if is_imap_url(p)]
@@ -101,22 +111,30 @@ class Brain:
     def default_secrets(self) -> Secrets:
         """IMAP credentials without a terminal: the configured password command,
         $BRAINQUERY_IMAP_PASSWORD, ~/.netrc."""
+        from ingest.imap_auth import Secrets
+
         cfg = self.config.ingest.imap
         return Secrets(password_command=cfg.password_command,
                        command_timeout=cfg.password_command_timeout_seconds)
 
     def mail_folders(self) -> list[str]:
         """The URL of every IMAP folder synced into this store (no credentials in them)."""
+        from .storage import mail_sync
+
         return sorted(path for path, record in self.store.sources().items()
                       if record.get("kind") == mail_sync.RECORD_KIND)
 
     def original(self, doc_id: str) -> Original:
         """What to show for stored document `doc_id` (raises originals.NoSuchDocument)."""
+        from .originals import open_original
+
         return open_original(self.store, doc_id, self.roots(),
                              self.config.ingest.ingest.max_file_bytes)
 
     def document_text(self, doc_id: str) -> str | None:
         """The stored text of document `doc_id` (its chunks joined), or None when not stored."""
+        from .storage.chunking import join_chunks
+
         found = self.store.document(doc_id)
         return None if found is None else "\n".join(join_chunks(found[1]))
 
@@ -145,9 +163,11 @@ class Brain:
                 self.store.set_state(**{_ROOTS_KEY: json.dumps([r for r in current if r not in gone])})
             return sorted(gone)
 
-    def check(self) -> check_module.CheckReport:
+    def check(self) -> CheckReport:
         """Verify that the store and its caches agree; repair what does not (see check)."""
-        cached = _cached_chunk_count(self.store.cache_dir / query_index.INDEX_FILE)
+        from . import check as check_module
+
+        cached = _cached_chunk_count(self.store.cache_dir / index_state.INDEX_FILE)
         with self._ingest_lock, self.store.writer(True, self.notify):
             report = check_module.check(self.store, self.config, cached)
         self._asker = None  # the next question reads what check published
@@ -182,6 +202,8 @@ class Brain:
             pattern: str | None = None) -> AskResult:
         """Answer `question` as of `now` (default: this moment), with at most `k` sources.
         `pattern` (logistical, entity, historical) overrides the router."""
+        from .query.question import check_question
+
         # Refused before the index is even loaded: an empty or 1 MB question answers nothing.
         check_question(question, k, self.config.scoring.max_question_chars)
         with self._ask_lock:
@@ -196,6 +218,9 @@ class Brain:
     def _answerer(self) -> Asker:
         """The Asker over the newest complete generation: another process (the CLI beside
         `serve`) may have published one since the last question."""
+        from .query import query_index
+        from .query.ask import Asker
+
         state = self.store.state()
         newest = query_index.generation(state)
         if self._asker is None or (newest > self._asker_generation
@@ -203,16 +228,17 @@ class Brain:
             if self._asker is None:
                 self._warn_if_store_lost()
             self._asker = Asker(query_index.open_index(self.store, self.config, self.notify),
-                                self.config)
+                                self.config, query_index.open_router(self.store, self.config))
             self._asker_generation = query_index.generation(self.store.state())
         return self._asker
 
     def _warn_if_store_lost(self) -> None:
         """A deleted or emptied chroma.sqlite3 looks like an empty store: say so when the
         caches beside it describe documents."""
-        if self.store.count():
+        # A published index means the database is there (and counting would load chromadb).
+        if self.store.state().get(index_state.STATE_KEY) or self.store.count():
             return
-        described = _cached_chunk_count(self.store.cache_dir / query_index.INDEX_FILE)
+        described = _cached_chunk_count(self.store.cache_dir / index_state.INDEX_FILE)
         if described:
             self.notify(f"warning: the store at {self.store.location} holds no documents, but its "
                         f"cache describes {described} chunks: was chroma.sqlite3 deleted or "
@@ -221,8 +247,10 @@ class Brain:
     def documents(self) -> list[dict[str, Any]]:
         """Every stored document, newest source date first, undated last."""
         self._warn_if_store_lost()
+        # The published index holds every document's record: no need to load chromadb.
+        records = index_state.published_documents(self.store, self.config)
         docs = [{f: meta.get(f) or ("" if f != "source_date" else None) for f in DOCUMENT_FIELDS}
-                for meta in self.store.documents()]
+                for meta in (records if records is not None else self.store.documents())]
         dated = sorted((d for d in docs if d["source_date"]),
                        key=lambda d: (d["source_date"], d["source"]), reverse=True)
         undated = sorted((d for d in docs if not d["source_date"]), key=lambda d: d["source"])

@@ -20,13 +20,13 @@ import numpy as np
 
 from .storage import model_cache
 
-from .query import query_index
+from .query import index_state, query_index
 from .config import Config
 from .storage.embedding import DenseEmbedder
 from .files import remove_leftovers
 from .storage.store import Store
 
-LAST_INGEST_FILE = "last_ingest.json"
+LAST_INGEST_FILE = index_state.LAST_INGEST_FILE
 
 
 @dataclasses.dataclass

@@ -16,24 +16,29 @@ import os
 import sys
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
-from ingest.config import ConfigError
-from ingest.imap_auth import ImapError, Secrets
 from ingest.imap_url import ImapUrlError, is_imap_url, parse_imap_url
 
+from . import __version__
 from .age import relative_age
-from .query.ask import QuestionError
-from .brain import Brain
-from .config import load_config
-from .storage.indexer import EXIT_NOTHING_RAN, EXIT_SOME_FAILED, FAILED, IngestSummary, ReportLine
-from .query.router import PATTERNS
-from .storage.store import StoreBusy, StoreError, StoreWriteError, is_server
+from .query.patterns import PATTERNS
 from .terminal import fit, json_line, printable
+
+if TYPE_CHECKING:
+    from .brain import Brain
+    from .storage.indexer import IngestSummary, ReportLine
+
+# Everything heavier (chromadb, scikit-learn, the query side) is imported by the command
+# that needs it: `--help` answers at once, and `ask` never loads what only `ingest` uses.
 
 FIXTURE_QUERIES = Path(__file__).resolve().parent.parent / "fixtures" / "queries.jsonl"
 TOKEN_ENV = "BRAINQUERY_TOKEN"
 MAX_PORT = 65535
+
+
+# storage.indexer's exit codes, without loading the indexer to say so (a test keeps them equal).
+EXIT_SOME_FAILED, EXIT_NOTHING_RAN = 1, 2
 
 
 class UsageError(ValueError):
@@ -48,10 +53,15 @@ class _Parser(argparse.ArgumentParser):
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING,
-                        format="%(levelname)s %(name)s: %(message)s")
-    if not args.verbose:
-        quiet_parsers()
+    _set_up_logging(args.verbose)
+    from ingest.config import ConfigError
+    from ingest.imap_auth import ImapError
+
+    from .brain import Brain
+    from .config import load_config
+    from .query.question import QuestionError
+    from .storage.store import StoreBusy, StoreError, StoreMissing, StoreWriteError
+
     try:
         config = load_config(args.config)
         _check_now(args.now, config)
@@ -60,13 +70,24 @@ def main(argv: Sequence[str] | None = None) -> int:
             for path in args.paths:
                 if is_imap_url(path):
                     parse_imap_url(path)
+        if args.command == "mcp" and args.allow and not args.allow_ingest:
+            raise UsageError("--allow names where ingest may read: it needs --allow-ingest")
         args.report_file = _open_report(args.report) if getattr(args, "report", None) else None
+        # Paths on stdin and the question sets are read before the store is opened too.
+        if args.command == "ingest":
+            args.paths = _stdin_paths(args.paths, args.null)
+        elif args.command == "eval":
+            args.queries = _question_sets(args.queries)
         brain = Brain(args.store, config,
                       read_only=args.read_only and not getattr(args, "allow_ingest", False))
         return args.run(brain, args)
     except StoreBusy as err:
         print(f"brainquery: {printable(str(err))} (without --no-wait, a writer waits its turn)",
               file=sys.stderr)
+        return EXIT_NOTHING_RAN
+    except StoreMissing as err:
+        print(f"brainquery: {printable(str(err))} — run `brainquery ingest PATH --store "
+              f"{printable(err.location)}` first", file=sys.stderr)
         return EXIT_NOTHING_RAN
     except StoreWriteError as err:
         print(f"brainquery: {printable(str(err))}", file=sys.stderr)
@@ -90,6 +111,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
 
 
+# What -v shows: Brain Query's own steps. The libraries' debug lines (chromadb's "Starting
+# component ..." among them) need -vv.
+_OWN_LOGGERS = ("brainquery", "ingest")
+
+
+def _set_up_logging(verbosity: int) -> None:
+    logging.basicConfig(level=logging.DEBUG if verbosity >= 2 else logging.WARNING,
+                        format="%(levelname)s %(name)s: %(message)s")
+    if verbosity == 1:
+        for name in _OWN_LOGGERS:
+            logging.getLogger(name).setLevel(logging.DEBUG)
+    if not verbosity:
+        quiet_parsers()
+
+
 _DISK_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO})
 
 
@@ -106,10 +142,13 @@ def cmd_ingest(brain: Brain, args: argparse.Namespace) -> int:
     Unchanged files are skipped, changed ones replace their old chunks. An IMAP folder
     (imaps://USER@HOST[:PORT]/FOLDER, /* for all) is read read-only, only the messages new
     since the last run; the password comes from --password-command, $BRAINQUERY_IMAP_PASSWORD,
-    ~/.netrc or a prompt. Exit code 0 when everything went in, 1 when some files failed,
-    2 when nothing could be ingested (a wrong password, a server that cannot be reached).
+    ~/.netrc or a prompt. A PATH of - reads the paths from standard input, one per line (with
+    -0, NUL-separated). Exit code 0 when everything went in, 1 when some files failed, 2 when
+    nothing could be ingested (a wrong password, a server that cannot be reached).
 
-        brainquery ingest ~/Documents 'imaps://me%40gmail.com@imap.gmail.com/INBOX'
+        brainquery ingest ~/Mail ~/Documents --report ingest.jsonl
+        brainquery ingest 'imaps://me%40gmail.com@imap.gmail.com/INBOX'
+        find ~/Scans -name '*.pdf' -print0 | brainquery ingest - -0
     """
     report = args.report_file
 
@@ -118,6 +157,8 @@ def cmd_ingest(brain: Brain, args: argparse.Namespace) -> int:
             # Flushed line by line: a killed ingest leaves the report of what it did.
             report.write(json.dumps(line.to_dict(), ensure_ascii=False) + "\n")
             report.flush()
+
+    from ingest.imap_auth import Secrets
 
     imap = brain.config.ingest.imap
     secrets = Secrets(password_command=args.password_command or imap.password_command,
@@ -137,6 +178,22 @@ def cmd_ingest(brain: Brain, args: argparse.Namespace) -> int:
     return summary.exit_code
 
 
+def _stdin_paths(paths: Sequence[str], null: bool) -> list[str]:
+    """The paths with each - replaced by those read from standard input. Names are bytes
+    on disk: they are decoded as the file system does, so any name read can be opened."""
+    if "-" not in paths:
+        if null:
+            raise UsageError("-0 describes paths read from standard input: give - as a PATH")
+        return list(paths)
+    data = sys.stdin.buffer.read()
+    given = [os.fsdecode(name) for name in data.split(b"\0" if null else b"\n") if name.strip()]
+    if not null:
+        given = [name.removesuffix("\r") for name in given]  # a list saved on Windows
+    if not given:
+        raise UsageError("ingest -: no paths on standard input")
+    return [p for path in paths for p in (given if path == "-" else [path])]
+
+
 def cmd_ask(brain: Brain, args: argparse.Namespace) -> int:
     """Answer a question from the stored documents, with sources and confidence.
 
@@ -145,7 +202,7 @@ def cmd_ask(brain: Brain, args: argparse.Namespace) -> int:
     of that day in ingest.floating_timezone), so answers are reproducible.
 
         brainquery ask "What size is our furnace filter?" --k 3
-        printf 'Is Friday a half day?\nwifi password?\n' | brainquery ask - --json
+        printf 'Is Friday a half day?\\nwifi password?\\n' | brainquery ask - --json
     """
     questions = ([line.strip() for line in sys.stdin if line.strip()] if args.question == "-"
                  else [args.question])
@@ -208,9 +265,12 @@ def cmd_eval(brain: Brain, args: argparse.Namespace) -> int:
     and abstention accuracy per pattern, one table per set and, for several, the pooled one;
     --now replaces every question's own clock.
     """
+    from ingest.config import ConfigError
+
+    from .brain import Brain
     from .query.evaluate import EvalReport, evaluate, load_queries
 
-    paths = [Path(q) for q in args.queries] or [FIXTURE_QUERIES]
+    paths = args.queries
     if args.corpus and len(paths) > 1:
         raise ConfigError("--corpus names the documents of one question set; give one QUERIES")
     reports: dict[str, EvalReport] = {}
@@ -242,8 +302,29 @@ def cmd_eval(brain: Brain, args: argparse.Namespace) -> int:
     return 0
 
 
+def _question_sets(given: Sequence[str]) -> list[Path]:
+    """The question files named, or the fixture questions of a source checkout (an
+    installed package has none)."""
+    paths = [Path(q) for q in given]
+    missing = [str(p) for p in paths if not p.is_file()]
+    if missing:
+        raise UsageError(f"no question set at {', '.join(missing)}")
+    if paths:
+        return paths
+    if FIXTURE_QUERIES.is_file():
+        return [FIXTURE_QUERIES]
+    raise UsageError("eval needs QUERIES: this installation has no fixtures/queries.jsonl; "
+                     "give question files (JSON Lines, as in the repository's fixtures/), each "
+                     "with its documents in a corpus/ folder beside it or named by --corpus")
+
+
 def _eval_brain(brain: Brain, corpus: Path) -> Brain:
     """A store of its own for another corpus: households must not answer each other's questions."""
+    from ingest.config import ConfigError
+
+    from .brain import Brain
+    from .storage.store import is_server
+
     if is_server(brain.store.location):
         raise ConfigError("question sets over several corpora need a local --store folder")
     slug = hashlib.sha256(str(corpus).encode()).hexdigest()[:12]
@@ -291,8 +372,6 @@ def cmd_mcp(brain: Brain, args: argparse.Namespace) -> int:
     An assistant app starts it itself, e.g. with the command
     `brainquery mcp --store ~/household-store`.
     """
-    if args.allow and not args.allow_ingest:
-        raise UsageError("--allow names where ingest may read: it needs --allow-ingest")
     try:
         from .adapters.mcp_server import serve
     except ImportError as err:
@@ -349,11 +428,13 @@ def cmd_ls(brain: Brain, args: argparse.Namespace) -> int:
 
     A date marked * is the file's own time: nothing in the document said when it was made.
     """
+    from .brain import WEAK_DATE_SOURCES
+
     for doc in brain.documents():
         if args.json:
             print(json_line(doc))
         else:
-            weak = "*" if doc["date_source"] in _WEAK_DATE_SOURCES else " "
+            weak = "*" if doc["date_source"] in WEAK_DATE_SOURCES else " "
             day = (doc["source_date"] or "undated")[:10] + weak
             name = doc["title"] or doc["source"]
             where = doc["source"] + (f" [{doc['attachment']}]" if doc["attachment"] else "")
@@ -362,10 +443,9 @@ def cmd_ls(brain: Brain, args: argparse.Namespace) -> int:
     return 0
 
 
-_WEAK_DATE_SOURCES = frozenset({"file_mtime", "ingested"})
-
-
 def _summary_text(summary: IngestSummary) -> str:
+    from .storage.indexer import FAILED
+
     statuses = summary.by_status()
     lines = [
         f"{summary.inputs} inputs: {statuses['ingested']} documents ingested, "
@@ -443,25 +523,44 @@ def _day(text: str) -> datetime:
         raise argparse.ArgumentTypeError(f"expected YYYY-MM-DD, got {text!r}") from err
 
 
+def _common_options(parser: argparse.ArgumentParser, defaults: bool) -> None:
+    """The options every command takes, before or after its name (`brainquery --store X ls`
+    and `brainquery ls --store X`). After the name their default is SUPPRESS, so an option
+    not repeated there keeps what was given before it."""
+    def default(value):
+        return value if defaults else argparse.SUPPRESS
+
+    parser.add_argument("--store", default=default(None),
+                        help="store folder or http://HOST:PORT of a Chroma server "
+                             "(default $BRAINQUERY_STORE or the per-user data folder)")
+    parser.add_argument("--config", default=default(None),
+                        help="a TOML file overriding config/default.toml (default $BRAINQUERY_CONFIG)")
+    parser.add_argument("--json", action="store_true", default=default(False),
+                        help="machine-readable output")
+    parser.add_argument("--now", type=_day, default=default(None),
+                        help="pin today's date (YYYY-MM-DD)")
+    parser.add_argument("-v", "--verbose", action="count", default=default(0),
+                        help="-v: Brain Query's own steps; -vv: the libraries' debug lines too")
+
+
 def _parser() -> argparse.ArgumentParser:
     common = _Parser(add_help=False)
-    common.add_argument("--store", help="store folder or http://HOST:PORT of a Chroma server "
-                                        "(default $BRAINQUERY_STORE or the per-user data folder)")
-    common.add_argument("--config", help="a TOML file overriding config/default.toml "
-                                         "(default $BRAINQUERY_CONFIG)")
-    common.add_argument("--json", action="store_true", help="machine-readable output")
-    common.add_argument("--now", type=_day, help="pin today's date (YYYY-MM-DD)")
-    common.add_argument("-v", "--verbose", action="store_true")
+    _common_options(common, defaults=False)
 
     parser = _Parser(prog="brainquery", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = parser.add_subparsers(dest="command", required=True)
-    # Commands that only read open the store read-only (see Store); mcp unless --allow-ingest.
+    parser.add_argument("--version", action="version", version=f"brainquery {__version__}",
+                        help="print the version and exit")
+    _common_options(parser, defaults=True)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
+                                help="brainquery COMMAND --help tells more")
+    # Commands that only read open the store read-only (see Store): they never create one;
+    # mcp reads unless --allow-ingest.
     for name, func, extra, read_only in (
             ("ingest", cmd_ingest, _ingest_args, False), ("ask", cmd_ask, _ask_args, True),
             ("eval", cmd_eval, _eval_args, False), ("ls", cmd_ls, None, True),
-            ("serve", cmd_serve, _serve_args, False), ("roots", cmd_roots, _roots_args, False),
-            ("check", cmd_check, None, False), ("mcp", cmd_mcp, _mcp_args, True)):
+            ("serve", cmd_serve, _serve_args, True), ("roots", cmd_roots, _roots_args, True),
+            ("check", cmd_check, None, True), ("mcp", cmd_mcp, _mcp_args, True)):
         p = sub.add_parser(name, parents=[common], help=func.__doc__.splitlines()[0],
                            description=func.__doc__,
                            formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -472,7 +571,10 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _ingest_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("paths", nargs="+", metavar="PATH")
+    p.add_argument("paths", nargs="+", metavar="PATH",
+                   help="files, folders, mbox files and Maildir folders; - reads paths from stdin")
+    p.add_argument("-0", "--null", action="store_true",
+                   help="with -: the paths on stdin end in NUL, not newline (find -print0)")
     p.add_argument("--report", metavar="FILE.jsonl",
                    help="write one JSON line per source document")
     p.add_argument("--no-wait", action="store_true",
@@ -485,8 +587,9 @@ def _ingest_args(p: argparse.ArgumentParser) -> None:
 
 
 def _roots_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("action", nargs="?", choices=("list", "forget"), default="list")
-    p.add_argument("paths", nargs="*", metavar="ROOT")
+    p.add_argument("action", nargs="?", choices=("list", "forget"), default="list",
+                   help="list the roots (the default), or forget the ROOTs given")
+    p.add_argument("paths", nargs="*", metavar="ROOT", help="with forget: the roots to forget")
 
 
 def _ask_args(p: argparse.ArgumentParser) -> None:
@@ -517,7 +620,7 @@ def _eval_args(p: argparse.ArgumentParser) -> None:
                    help="JSON Lines question sets (default fixtures/queries.jsonl)")
     p.add_argument("--corpus", help="the documents the questions are about "
                                     "(default: the corpus folder beside QUERIES)")
-    p.add_argument("--k", type=_positive, default=None)
+    p.add_argument("--k", type=_positive, default=None, help="at most this many sources (default 5)")
 
 
 if __name__ == "__main__":

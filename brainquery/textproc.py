@@ -247,7 +247,7 @@ class Analyzer:
 
     def _setup(self) -> None:
         import Stemmer
-        from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+        from .english_stopwords import ENGLISH_STOP_WORDS
 
         cfg = self.cfg
         try:

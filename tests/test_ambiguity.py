@@ -144,12 +144,11 @@ def ambiguity_set(request, tmp_path_factory):
     return request.param, outcomes
 
 
-def test_ambiguous_names_are_asked_back_and_qualified_ones_answered(ambiguity_set, capsys):
+def test_ambiguous_names_are_asked_back_and_qualified_ones_answered(ambiguity_set):
     name, outcomes = ambiguity_set
     # The held-out set's failures are not printed: it is never tuned on.
     table = format_outcomes(name, outcomes, failures=name.startswith("dev"))
-    with capsys.disabled():
-        print(f"\n== ambiguity: {table}")
+    print(f"\n== ambiguity: {table}")
     scores = AmbiguityScores.of(outcomes)
     asked = getattr(THRESHOLDS, f"ambiguity_{name}_asked")
     qualified = getattr(THRESHOLDS, f"ambiguity_{name}_qualified_asked")

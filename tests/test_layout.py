@@ -39,3 +39,14 @@ def test_imports_only_go_down(layer, forbidden):
     offenders = {f"{path.name} -> {name}" for path in (PACKAGE / layer).glob("*.py")
                  for name in imported(path) if name.startswith(forbidden)}
     assert not offenders, sorted(offenders)
+
+
+def test_a_passing_run_prints_nothing_of_its_own():
+    """`pytest -q` shows what a test prints only when it fails (or with -s): no test writes
+    past pytest's capture, as an evaluation table with its "failures (N)" once did."""
+    tests = Path(__file__).resolve().parent
+    escapes = ("capsys" + ".disabled", "sys.__" + "stdout__", "capfd" + ".disabled")
+    offenders = [f"{path.relative_to(tests)}:{n}" for path in sorted(tests.rglob("*.py"))
+                 for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+                 if any(escape in line for escape in escapes)]
+    assert not offenders, offenders

@@ -201,6 +201,9 @@ def test_with_allow_ingest_ingest_is_offered_and_answers_with_the_ingest_json(tm
 def test_without_the_sdk_the_command_says_which_extra_to_install(tmp_path):
     import subprocess
 
+    # A store to serve: reading commands never create one.
+    (tmp_path / "note.txt").write_text("Date: 2026-01-05\nThe plumber fixed the sink.\n", encoding="utf-8")
+    assert main(["ingest", str(tmp_path / "note.txt"), "--store", str(tmp_path / "store")]) == 0
     script = ("import sys; sys.modules['mcp'] = None\n"
               "from brainquery.cli import main\n"
               f"sys.exit(main(['mcp', '--store', {str(tmp_path / 'store')!r}]))")

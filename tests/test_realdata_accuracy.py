@@ -10,11 +10,10 @@ from brainquery.ingest_eval import run
 
 @requires_realdata
 @pytest.mark.realdata
-def test_realdata_dates_and_types(capsys):
+def test_realdata_dates_and_types():
     thresholds = load_config().evaluation
     scores = run(REALDATA)
-    with capsys.disabled():
-        print("\nrealdata ingestion accuracy\n" + scores.table())
+    print("\nrealdata ingestion accuracy\n" + scores.table())
     hit, total = scores.date_day
     assert hit / total >= thresholds.realdata_date_day_accuracy
     hit, total = scores.doc_type

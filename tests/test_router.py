@@ -279,3 +279,69 @@ def test_no_router_row_names_the_fixture_household():
              "hoffman", "driftless", "northstar", "birchwood", "natarajan", "hilltop", "lakeview"}
     rows, _ = read_queries(config_file(load_config().router.queries_file))
     assert not [row for row in rows if names & set(normalise(row).split())]
+
+
+# ---- the fitted router as plain arrays (issue 11: commands start without scikit-learn) ----------
+def _fixture_questions() -> list[str]:
+    import json
+
+    from conftest import FIXTURES
+
+    files = [FIXTURES / "queries.jsonl", FIXTURES / "dev_rewordings.jsonl",
+             FIXTURES / "household3" / "queries.jsonl"]
+    return [json.loads(line)["question"] for f in files for line in f.read_text(encoding="utf-8").splitlines()
+            if line.strip()]
+
+
+def test_the_array_model_gives_scikit_learns_probabilities_to_the_bit(router, labelled):
+    from scipy import sparse
+
+    from brainquery.query.router import model_text
+
+    texts = [model_text(q) for q in [*labelled[0], *_fixture_questions(),
+                                     "", "   ", "a", "Straße ünïcode 2023?", "x" * 3000]]
+    features = sparse.hstack([part.transform(texts) for _, part in router.vectorizer_.transformer_list],
+                             format="csr")
+    expected = router.model_.predict_proba(features)[:, router.text_model_.columns]
+    assert np.array_equal(router.text_model_.predict_proba(texts), expected)
+
+
+def test_a_saved_router_answers_as_the_fitted_one(cfg, router, labelled):
+    from brainquery.query.router import TextModel
+
+    saved = {k: np.asarray(v) for k, v in router.text_model_.to_arrays().items()}
+    loaded = Router(cfg).with_model(TextModel.from_arrays(saved, cfg))
+    questions = [*labelled[0][:100], *_fixture_questions()[:100]]
+    assert np.array_equal(loaded.predict_proba(questions), router.predict_proba(questions))
+    assert [loaded.route(q, NOW) for q in questions[:30]] == [router.route(q, NOW) for q in questions[:30]]
+
+
+def test_a_saved_router_of_other_settings_or_shape_is_not_used(cfg, router):
+    from brainquery.query.router import TextModel
+
+    saved = {k: np.asarray(v) for k, v in router.text_model_.to_arrays().items()}
+    other = dataclasses.replace(cfg, logistic_c=cfg.logistic_c * 2)
+    assert TextModel.from_arrays(saved, other) is None
+    assert TextModel.from_arrays({**saved, "coef": saved["coef"][:, :-1]}, cfg) is None
+    assert TextModel.from_arrays({**saved, "columns": np.array([0, 0, 1])}, cfg) is None
+
+
+def test_a_store_publishes_its_router_and_a_planted_one_is_refitted(asked_corpus):
+    from brainquery.query import query_index
+
+    store = asked_corpus.store
+    config = asked_corpus.config
+    path = store.cache_dir / query_index.ROUTER_FILE
+    published = query_index.open_router(store, config)
+    assert not hasattr(published, "model_")   # loaded from the arrays, not fitted here
+    original = path.read_bytes()
+    try:
+        other = dataclasses.replace(config.router, logistic_c=config.router.logistic_c * 2)
+        from brainquery.files import write_arrays
+        write_arrays(path, Router(other).fit(*read_queries(config_file(other.queries_file))).text_model_.to_arrays())
+        refitted = query_index.open_router(store, config)   # not the digest the store recorded
+        assert hasattr(refitted, "model_")
+        assert np.array_equal(refitted.predict_proba(["is friday a half day"]),
+                              published.predict_proba(["is friday a half day"]))
+    finally:
+        path.write_bytes(original)

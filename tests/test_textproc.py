@@ -273,3 +273,12 @@ def test_a_several_word_synonym_covers_a_question_word_only_whole(analyzer):
     assert coverage[0] == pytest.approx(coverage[3]) == pytest.approx(1.0)
     # Half the phrase is not the phrase: Biscuit is covered, the vet is not.
     assert 0.0 < coverage[1] < 1.0 and 0.0 < coverage[2] < 1.0
+
+
+def test_our_english_stopwords_are_scikit_learns():
+    # Our own copy, so a question is analysed without loading scikit-learn (issue 11).
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+    from brainquery.english_stopwords import ENGLISH_STOP_WORDS as ours
+
+    assert ours == ENGLISH_STOP_WORDS

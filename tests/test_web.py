@@ -426,3 +426,85 @@ def test_a_value_answer_shows_big_with_its_evidence_sentence_under_it(client):
     evidence = page.split('<blockquote class="evidence">', 1)[1].split("</blockquote>", 1)[0]
     assert "Media filter 16x25x4 MERV 11" in evidence
     assert "Invoice 26-0314 - Badger State Mechanical" in evidence
+
+
+# ---- page details (issue 11) -----------------------------------------------------------------
+class _NewestRows(HTMLParser):
+    """The (date cell text, title) of each row of the Newest table."""
+
+    def __init__(self):
+        super().__init__()
+        self.rows, self._in_newest, self._cell, self._cells = [], False, None, []
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "section" and ("class", "newest") in attrs:
+            self._in_newest = True
+        elif self._in_newest and tag == "td":
+            self._cell = ""
+        elif self._in_newest and tag == "tr":
+            self._cells = []
+
+    def handle_endtag(self, tag):
+        if tag == "section":
+            self._in_newest = False
+        elif self._in_newest and tag == "td" and self._cell is not None:
+            self._cells.append(self._cell.strip())
+            self._cell = None
+        elif self._in_newest and tag == "tr":
+            self.rows.append((self._cells[0], self._cells[2]))
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell += data
+
+
+def test_the_newest_list_marks_dates_that_are_only_file_times(client, household):
+    brain, _, _ = household
+    parser = _NewestRows()
+    parser.feed(client.get("/documents").text)
+    shown = brain.documents()[:brain.config.web.newest_shown]
+    assert len(parser.rows) == len(shown)
+    weak = [d["date_source"] in ("file_mtime", "ingested") for d in shown]
+    assert any(weak) and not all(weak), "the household should show both kinds of date"
+    for (date_cell, _title), doc, is_weak in zip(parser.rows, shown, weak):
+        assert date_cell.endswith("*") == is_weak, (date_cell, doc["date_source"], doc["title"])
+    assert "only the file's own time" in client.get("/documents").text
+
+
+@pytest.mark.parametrize("path", ["/", "/documents", "/api/documents", "/api/openapi.json",
+                                  "/static/app.js", "/api/ingest/no-such-job"])
+def test_head_answers_like_get_without_a_body(client, path):
+    got, head = client.get(path), client.head(path)
+    assert head.status_code == got.status_code
+    assert head.content == b""
+    assert head.headers.get("content-type") == got.headers.get("content-type")
+    assert head.headers.get("content-security-policy") == got.headers.get("content-security-policy")
+
+
+def test_the_progress_reaches_its_end_only_when_the_index_is_built(tmp_path):
+    import threading
+
+    from brainquery.web.jobs import DONE, INDEXING, IngestJobs
+
+    indexing, release = threading.Event(), threading.Event()
+
+    class Indexing:
+        """A brain whose ingest reads two inputs, then builds its index until released."""
+
+        def ingest(self, paths, now=None, on_input=None):
+            on_input(0, 2, "a")
+            on_input(1, 2, "b")
+            on_input(2, 2, "")
+            indexing.set()
+            release.wait(10)
+            return type("Summary", (), {"to_dict": lambda self: {"statuses": {}}})()
+
+    jobs = IngestJobs(Indexing(), None)
+    job = jobs.start(["x"])
+    assert indexing.wait(10)
+    seen = job.to_dict()
+    assert seen["state"] == INDEXING and seen["done"] == seen["total"] == 2
+    assert 0 < seen["progress"] < 1      # the bar does not say "done" while the index is built
+    release.set()
+    jobs.wait(job)
+    assert job.to_dict()["state"] == DONE and job.to_dict()["progress"] == 1.0

@@ -7,13 +7,13 @@ The result's dictionary form is a contract read by tools outside the repo
 from __future__ import annotations
 
 import dataclasses
+import logging
 import re
 from datetime import datetime
 from typing import Any, Callable
 
 import numpy as np
 
-from ingest.calendar import FIELD_LINES
 
 from . import answer as answers
 from .ambiguity import Ambiguity, AmbiguityFinder, describe, qualified_question, qualifier
@@ -23,10 +23,11 @@ from ..config import Config
 from .coverage import TopicTerms
 from .decay import staleness
 from .occurrences import Series, day_words, event_answer, field_asked
+from .question import QuestionError, check_question  # noqa: F401 (importers name them here)
 from .query_index import QueryIndex
 from .relative_dates import resolve as resolve_relative
 from .rank import Ranked, Ranker
-from .router import PATTERNS, Route, load_router
+from .router import PATTERNS, Route, Router, load_router
 from .scorers import Query, dense_trust
 from ..textproc import Analyzer
 from .timewindow import TimeWindow
@@ -35,20 +36,7 @@ _NAME = re.compile(r"\b([A-Z][a-z]+)(?:['’]s)?\b")
 IDK = "I don't know — nothing in your documents answers this"
 
 
-class QuestionError(ValueError):
-    """A question that cannot be asked: empty, longer than scoring.max_question_chars, or
-    asking for fewer than one source. The CLI says so in one line (exit 2), the API with 422."""
-
-
-def check_question(question: str, k: int | None, max_chars: int) -> None:
-    if not question.strip():
-        raise QuestionError("the question is empty")
-    if len(question) > max_chars:
-        raise QuestionError(f"the question is {len(question)} characters; the limit is "
-                            f"{max_chars} (scoring.max_question_chars)")
-    if k is not None and k < 1:
-        raise QuestionError(f"--k must be at least 1, got {k}")
-
+log = logging.getLogger(__name__)
 
 FRESH = "Recent information found"
 POSSIBLY_OUTDATED = "Possibly outdated — check for newer updates"
@@ -141,11 +129,16 @@ class AskResult:
 class Asker:
     """Everything a question needs, loaded once: ask many questions in one process."""
 
-    def __init__(self, index: QueryIndex, config: Config):
+    def __init__(self, index: QueryIndex, config: Config, router: Router | None = None):
+        """`router`: one loaded from the store's cache (query_index.open_router); None fits
+        the configured one here."""
         self.index = index
         self.config = config
-        self.analyzer = Analyzer(config.text)
-        self.router = load_router(config.router)
+        dense = index.dense
+        # The index's embedder reads questions with the same settings: one analyzer to set up.
+        self.analyzer = (dense.analyzer_ if dense is not None and dense.analyzer_.cfg == config.text
+                         else Analyzer(config.text))
+        self.router = router or load_router(config.router)
         self.ranker = Ranker(index, config)
         self._extracts: dict[tuple[int, str | None], answers.Extract] = {}
         # Stemmed words that name a document type -> its type codes.
@@ -178,6 +171,8 @@ class Asker:
         self._named = {w.casefold() for w in _NAME.findall(question)}
         self._owed_asked = re.search(self.config.answer.owed_cue, question, re.IGNORECASE) is not None
         route = self._anchored(self.router.route(question, now, pattern), question, now)
+        log.debug("routed as %s (%s), window %s", route.pattern,
+                  ", ".join(f"{p} {v:.2f}" for p, v in route.scores.items()), route.window)
         query = self._prepare(question, route, now)
         # Conflicts, supersession and the confidence margin look past the k shown.
         ranked, halting = self.ranker.rank(query, max(k, self.config.answer.evidence_pool))
@@ -276,6 +271,8 @@ class Asker:
         if event is not None:
             # The event's own description may say more than its fields ("doors open 6:00 pm").
             # (An event's lines are stored joined by "; ".)
+            from ingest.calendar import FIELD_LINES  # (loads icalendar: only calendar answers need it)
+
             said = [line for line in re.split(r";\s+", extract.text)
                     if line and not line.startswith(FIELD_LINES) and line != str(meta.get("title", ""))]
             timed = event.kind in ("occurrence", "no_occurrence")
@@ -509,6 +506,8 @@ class Asker:
     def _event_note(self, doc: int, term_weights: dict[str, float]) -> answers.Extract | None:
         """The sentence of an event's description that answers, after the event's title,
         when it holds a word of the question the title does not."""
+        from ingest.calendar import FIELD_LINES  # (loads icalendar: only calendar answers need it)
+
         title = str(self.index.docs[doc].get("title", ""))
         every = self._doc_text(doc, with_title=False).split("\n")
         lines = [line for line in every

@@ -22,7 +22,6 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
-from scipy import sparse
 
 from ..config import BM25Section
 from ..files import from_json_array, json_array, load_arrays, write_arrays
@@ -65,6 +64,8 @@ class SparseBM25:
         cols = np.fromiter((vocab.setdefault(t, len(vocab)) for t in flat),
                            dtype=np.int32, count=int(doc_len.sum()))
         rows = np.repeat(np.arange(n_docs, dtype=np.int32), doc_len)
+        from scipy import sparse  # here, not at the top: config.py imports this module to validate bm25.idf
+
         tf = sparse.csr_matrix((np.ones(len(cols), dtype=np.float64), (rows, cols)),
                                shape=(n_docs, len(vocab)))
         tf.sum_duplicates()
@@ -122,6 +123,8 @@ class SparseBM25:
             if int(data["format"]) != _FORMAT or str(data["idf_name"]) != cfg.idf or \
                     not np.array_equal(data["params"], [cfg.k1, cfg.b, cfg.epsilon]):
                 return None
+            from scipy import sparse
+
             model = cls(cfg)
             model.weights_ = sparse.csc_matrix(
                 (data["data"], data["indices"], data["indptr"]), shape=tuple(int(n) for n in data["shape"]))

@@ -16,10 +16,9 @@ from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 import numpy as np
 
 from ..config import Config, DecayModel, PeriodWeight, RivalRule
-from .query_index import QueryIndex
-from .router import Route
-
 if TYPE_CHECKING:   # the scorers' shared types; scorers.py imports this module
+    from .query_index import QueryIndex
+    from .router import Route
     from .scorers import Candidates, Query
 
 SECONDS_PER_DAY = 86400.0

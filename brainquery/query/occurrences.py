@@ -16,7 +16,6 @@ from datetime import date, datetime, timedelta, timezone, tzinfo
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from ingest.calendar import expand_occurrences
 
 from ..config import EventsSection
 from .query_index import parse_iso
@@ -140,6 +139,8 @@ class Series:
         lo = datetime.combine(first, datetime.min.time(), zone) - length
         # expand_occurrences reads ±days around a moment: centred so that it starts at lo.
         half = timedelta(days=(stop - first).days // 2 + 2)
+        from ingest.calendar import expand_occurrences  # (loads icalendar: only calendar answers need it)
+
         try:
             starts = expand_occurrences(base.start, rrule, lo + half, half.days,
                                         self.cfg.max_occurrences, rdates=rdates)

@@ -33,7 +33,6 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ingest.calendar import expand_occurrences
 from ingest.document import DOC_TYPES
 
 from ..storage import model_cache
@@ -44,18 +43,16 @@ from ..storage.chunking import join_chunks
 from ..storage.embedding import DenseEmbedder
 from .entities import EntityExtractor, EntityIndex
 from .evidence import EvidenceGraph
+from .index_state import (DIGEST_KEY, DIRTY, FORMAT, GENERATION_KEY, INDEX_FILE, LEGACY_FILES,  # noqa: F401
+                          ROUTER_DIGEST_KEY, ROUTER_FILE, STATE_KEY, generation)
+from .index_state import config_key as _config_key
+from .router import Router, TextModel, load_router
 from ..files import from_json_array, json_array, read_arrays, write_arrays
 from ..storage.store import Store
 from ..textproc import Analyzer
 
 log = logging.getLogger(__name__)
-STATE_KEY = "query_index"
-DIGEST_KEY = "query_index_digest"   # the SHA-256 of the last published cache file
-GENERATION_KEY = "generation"       # counts publications: a reader reloads on a newer one
-INDEX_FILE = "query_index.npz"
-LEGACY_FILES = ("query_index.pkl",)  # pickles of older versions: deleted, never read
-DIRTY = "dirty"
-_FORMAT = 10  # 6: a message's sender names join its words for BM25; 7-8: calendar fields; 9: entities; 10: surnames, senders
+_FORMAT = FORMAT
 # The metadata keys that name who a document's voice belongs to, most specific first:
 # near-duplicates from one voice (a monthly bill, a weekly newsletter) are one piece of
 # evidence, not many.
@@ -150,13 +147,6 @@ def open_index(store: Store, config: Config, notify=None) -> QueryIndex:
         return rebuild(store, config)
 
 
-def generation(state: dict[str, Any]) -> int:
-    try:
-        return int(state.get(GENERATION_KEY) or 0)
-    except (TypeError, ValueError):
-        return 0
-
-
 def mark_dirty(store: Store) -> str | None:
     """Say the index is out of date before writing; returns the key that was recorded."""
     previous = store.state().get(STATE_KEY)
@@ -173,10 +163,20 @@ def rebuild(store: Store, config: Config) -> QueryIndex:
     """Build from the store and publish: the cache file first, the state that names it last
     (the caller holds the writer lock)."""
     index = build(store, config)
+    log.info("query index built: %d chunks of %d documents", index.n_chunks, index.n_docs)
     digest = write_arrays(store.cache_dir / INDEX_FILE, to_arrays(index, config))
-    store.set_state(**{STATE_KEY: index.fingerprint, DIGEST_KEY: digest,
+    router = write_arrays(store.cache_dir / ROUTER_FILE, load_router(config.router).text_model_.to_arrays())
+    store.set_state(**{STATE_KEY: index.fingerprint, DIGEST_KEY: digest, ROUTER_DIGEST_KEY: router,
                        GENERATION_KEY: generation(store.state()) + 1})
     return index
+
+
+def open_router(store: Store, config: Config) -> Router:
+    """The router published with the index when it is the file the store recorded and was
+    fitted with these settings; else the configured one, fitted here."""
+    arrays = read_arrays(store.cache_dir / ROUTER_FILE, store.state().get(ROUTER_DIGEST_KEY))
+    model = TextModel.from_arrays(arrays, config.router) if arrays is not None else None
+    return Router(config.router).with_model(model) if model is not None else load_router(config.router)
 
 
 class _ChunkRow(NamedTuple):
@@ -389,6 +389,8 @@ def _duration(doc: dict[str, Any], start: datetime) -> timedelta:
 def _expand(doc: dict[str, Any], start: datetime, config: Config, overridden: list[Any]) -> list[datetime]:
     from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+    from ingest.calendar import expand_occurrences  # (loads icalendar: only an index build needs it)
+
     try:
         zone = ZoneInfo(str(doc.get("tzid"))) if doc.get("tzid") else timezone.utc
     except (ZoneInfoNotFoundError, ValueError):
@@ -431,21 +433,6 @@ def _fingerprint(ids: list[str], hashes: list[str], dense: DenseEmbedder | None,
     digest.update((dense.fingerprint_ if dense is not None else "").encode())
     digest.update(np.ascontiguousarray(embeddings, dtype=np.float32).tobytes())
     return digest.hexdigest()[:16]
-
-
-def _extraction_settings(config: Config) -> tuple:
-    """The [ambiguity] keys the entity index is read with (the others are used per question)."""
-    a = config.ambiguity
-    return (a.word_pattern, a.neighbour_gap, a.clause_break, a.neighbours, a.window_words,
-            a.parenthesis_chars, a.honorifics, a.not_names, a.greetings, a.webmail_domains, *(getattr(a, k) for k in a.VOCABULARIES))
-
-
-def _config_key(config: Config) -> str:
-    """Index settings that change the cached arrays: another config means a rebuild."""
-    parts = (config.text, config.bm25, config.graph, config.embedding, config.scoring.undated_date_sources,
-             config.scoring.attachment_context_chars,
-             config.answer.spans, _extraction_settings(config))
-    return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
 
 
 # ---- the cache file: arrays and JSON text, never a pickle ----------------------------------

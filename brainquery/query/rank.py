@@ -17,13 +17,16 @@ a clear margin and the rest of the top agrees with it.
 from __future__ import annotations
 
 import dataclasses
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..config import Config
-from .query_index import QueryIndex
 from .decay import near_term
 from .scorers import Candidates, PageRankScorer, Query, registry
+
+if TYPE_CHECKING:  # config.py imports FUSIONS; the index loads with the first question
+    from .query_index import QueryIndex
 
 PARTS = ("bm25", "dense", "graph", "ppr", "decay", "type_weight", "coverage", "answer_type",
          "type_hint", "window")

@@ -19,19 +19,23 @@ from __future__ import annotations
 
 import csv
 import functools
+import hashlib
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from pathlib import Path
 
 import numpy as np
 
 from ingest.config import config_file
 
 from ..config import RouterSection
+from ..files import from_json_array, json_array
+from .patterns import PATTERNS
 from .timewindow import TimeWindow, find_window
 
-PATTERNS = ("logistical", "entity", "historical")
 _IS_CONTRACTION = re.compile(r"\b(what|who|where|when|how|which|that|it|there|here)'s\b")
 
 
@@ -176,6 +180,145 @@ def cue_votes(matches: Sequence[CueMatch]) -> np.ndarray:
     return votes
 
 
+class TextModel:
+    """The fitted classifier as plain arrays, answering without scikit-learn (loading it
+    costs a second a command): the word and char_wb TF-IDF vocabularies and idf of the
+    fitted `TfidfVectorizer`s, and the multinomial logistic regression's coefficients.
+    `predict_proba` repeats scikit-learn's arithmetic step for step (counts, sublinear tf,
+    idf, row L2 norm, one sparse product, softmax), so its probabilities are the fitted
+    pipeline's to the bit (tests/test_router.py compares them)."""
+
+    _WHITE_SPACES = re.compile(r"\s\s+")      # TfidfVectorizer's, for char_wb
+    _TOKEN = re.compile(r"\b\w+\b")           # the word part's token_pattern
+
+    def __init__(self, cfg: RouterSection, word_vocab: dict[str, int], word_idf: np.ndarray,
+                 char_vocab: dict[str, int], char_idf: np.ndarray, coef: np.ndarray,
+                 intercept: np.ndarray, columns: np.ndarray):
+        self.cfg = cfg
+        self.word_vocab, self.word_idf = word_vocab, word_idf
+        self.char_vocab, self.char_idf = char_vocab, char_idf
+        self.coef, self.intercept, self.columns = coef, intercept, columns
+
+    @classmethod
+    def from_sklearn(cls, cfg: RouterSection, union, logistic, columns: np.ndarray) -> TextModel:
+        (_, word), (_, char) = union.transformer_list
+        return cls(cfg, dict(word.vocabulary_), word.idf_, dict(char.vocabulary_), char.idf_,
+                   logistic.coef_, logistic.intercept_, columns)
+
+    def predict_proba(self, texts: Sequence[str]) -> np.ndarray:
+        from scipy import sparse
+
+        parts = [self._tfidf([self._words(t) for t in texts], self.word_vocab, self.word_idf),
+                 self._tfidf([self._chars(t) for t in texts], self.char_vocab, self.char_idf)]
+        width = len(self.word_vocab)
+        data = [np.concatenate([parts[0][0][i], parts[1][0][i]]) for i in range(len(texts))]
+        cols = [np.concatenate([parts[0][1][i], parts[1][1][i] + width]) for i in range(len(texts))]
+        indptr = np.concatenate([[0], np.cumsum([len(d) for d in data])])
+        features = sparse.csr_matrix(
+            (np.concatenate(data) if data else np.zeros(0), np.concatenate(cols) if cols else np.zeros(0, np.int32),
+             indptr), shape=(len(texts), width + len(self.char_vocab)))
+        decision = features @ self.coef.T + self.intercept
+        # sklearn.utils.extmath.softmax, in place as there.
+        decision -= np.max(decision, axis=1).reshape((-1, 1))
+        np.exp(decision, out=decision)
+        decision /= np.sum(decision, axis=1).reshape((-1, 1))
+        return decision[:, self.columns]
+
+    def _words(self, text: str) -> list[str]:
+        """TfidfVectorizer's word analyzer: lowercase, token_pattern, 1..n-grams."""
+        tokens = self._TOKEN.findall(text.lower())
+        grams = list(tokens)
+        for n in range(2, min(self.cfg.word_ngram_max + 1, len(tokens) + 1)):
+            grams += [" ".join(tokens[i:i + n]) for i in range(len(tokens) - n + 1)]
+        return grams
+
+    def _chars(self, text: str) -> list[str]:
+        """TfidfVectorizer's char_wb analyzer: n-grams inside space-padded words (a word
+        shorter than n counts once)."""
+        grams = []
+        for word in self._WHITE_SPACES.sub(" ", text.lower()).split():
+            padded = f" {word} "
+            for n in range(self.cfg.char_ngram_min, self.cfg.char_ngram_max + 1):
+                grams += [padded[i:i + n] for i in range(max(1, len(padded) - n + 1))]
+                if len(padded) <= n:
+                    break
+        return grams
+
+    def _tfidf(self, docs: list[list[str]], vocab: dict[str, int], idf: np.ndarray
+               ) -> tuple[list[np.ndarray], list[np.ndarray]]:
+        """Per text, the sorted feature columns and their L2-normalised tf-idf weights."""
+        values, columns = [], []
+        for grams in docs:
+            counts: dict[int, int] = {}
+            for gram in grams:
+                col = vocab.get(gram)
+                if col is not None:
+                    counts[col] = counts.get(col, 0) + 1
+            cols = np.array(sorted(counts), dtype=np.int32)
+            data = np.array([counts[c] for c in cols], dtype=np.float64)
+            if self.cfg.sublinear_tf:
+                np.log(data, data)
+                data += 1.0
+            data *= idf[cols]
+            total = 0.0
+            for x in data.tolist():   # summed in order, as scikit-learn's row normaliser does
+                total += x * x
+            if total != 0.0:
+                data /= math.sqrt(total)
+            values.append(data)
+            columns.append(cols)
+        return values, columns
+
+    # Persistence: arrays and JSON text only (a cache file must never be able to run code).
+    def to_arrays(self) -> dict[str, np.ndarray]:
+        return {"format": np.array(_MODEL_FORMAT), "settings": np.array(settings_key(self.cfg)),
+                "word_vocab": json_array(_ordered(self.word_vocab)), "word_idf": self.word_idf,
+                "char_vocab": json_array(_ordered(self.char_vocab)), "char_idf": self.char_idf,
+                "coef": self.coef, "intercept": self.intercept, "columns": self.columns}
+
+    @classmethod
+    def from_arrays(cls, arrays: dict[str, np.ndarray], cfg: RouterSection) -> TextModel | None:
+        """The model saved by `to_arrays`, or None when it was fitted with other settings
+        or other questions, or its arrays do not fit together."""
+        try:
+            if int(arrays["format"]) != _MODEL_FORMAT or str(arrays["settings"]) != settings_key(cfg):
+                return None
+            words, chars = from_json_array(arrays["word_vocab"]), from_json_array(arrays["char_vocab"])
+            word_idf = np.asarray(arrays["word_idf"], dtype=np.float64)
+            char_idf = np.asarray(arrays["char_idf"], dtype=np.float64)
+            coef = np.asarray(arrays["coef"], dtype=np.float64)
+            intercept = np.asarray(arrays["intercept"], dtype=np.float64)
+            columns = np.asarray(arrays["columns"])
+            ok = (isinstance(words, list) and isinstance(chars, list)
+                  and all(isinstance(t, str) for t in words + chars)
+                  and len(set(words)) == len(words) and len(set(chars)) == len(chars)
+                  and word_idf.shape == (len(words),) and char_idf.shape == (len(chars),)
+                  and coef.shape == (len(PATTERNS), len(words) + len(chars))
+                  and intercept.shape == (len(PATTERNS),) and columns.dtype.kind in "iu"
+                  and sorted(columns.tolist()) == list(range(len(PATTERNS))))
+        except (KeyError, ValueError, TypeError):
+            return None
+        if not ok:
+            return None
+        return cls(cfg, {t: i for i, t in enumerate(words)}, word_idf,
+                   {t: i for i, t in enumerate(chars)}, char_idf, coef, intercept, columns)
+
+
+_MODEL_FORMAT = 1  # bump when the saved layout changes; an old cache is then refitted
+
+
+def _ordered(vocab: dict[str, int]) -> list[str]:
+    return sorted(vocab, key=vocab.__getitem__)
+
+
+def settings_key(cfg: RouterSection) -> str:
+    """What makes a saved router this configuration's: its settings and the labelled
+    questions it learns from (a file edited since is another router)."""
+    digest = hashlib.sha256(repr(cfg).encode())
+    digest.update(Path(config_file(cfg.queries_file)).read_bytes())
+    return digest.hexdigest()
+
+
 class Router:
     """Classifier + cues. Parameters in `cfg`; `fit` learns the model from labelled questions."""
 
@@ -206,7 +349,13 @@ class Router:
         with threadpool_limits(limits=1):
             self.model_.fit(features, list(patterns))
         # Columns of predict_proba in PATTERNS order, whatever order sklearn sorted them in.
-        self.columns_ = np.array([list(self.model_.classes_).index(p) for p in PATTERNS])
+        columns = np.array([list(self.model_.classes_).index(p) for p in PATTERNS])
+        return self.with_model(TextModel.from_sklearn(cfg, self.vectorizer_, self.model_, columns))
+
+    def with_model(self, model: TextModel) -> Router:
+        """Answer with `model` (fitted here, or loaded from a cache by `from_arrays`)."""
+        cfg = self.cfg
+        self.text_model_ = model
         self.cues_ = CueMatcher(
             {"logistical": cfg.logistical_cues, "entity": cfg.entity_cues,
              "historical": cfg.historical_cues, "recency": cfg.recency_cues},
@@ -215,14 +364,7 @@ class Router:
 
     def predict_proba(self, questions: Sequence[str]) -> np.ndarray:
         """The model's probabilities alone, shape (n, 3), columns in PATTERNS order."""
-        from scipy import sparse
-
-        # The union's parts one by one: FeatureUnion.transform goes through joblib even
-        # sequentially, which costs more than the two small transforms (~5 ms a question).
-        texts = [model_text(q) for q in questions]
-        features = sparse.hstack([part.transform(texts) for _, part in self.vectorizer_.transformer_list],
-                                 format="csr")
-        return self.model_.predict_proba(features)[:, self.columns_]
+        return self.text_model_.predict_proba([model_text(q) for q in questions])
 
     def match_cues(self, question: str, now: datetime) -> list[CueMatch]:
         return self.cues_.match(normalise(question), now)

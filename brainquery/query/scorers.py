@@ -9,15 +9,17 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
 from ..config import Config
 from .coverage import TopicTerms
 from .decay import TimeScorer, per_type
-from .query_index import QueryIndex
-from .router import Route
+
+if TYPE_CHECKING:  # (config.py imports this module's registry; the index loads with a question)
+    from .query_index import QueryIndex
+    from .router import Route
 
 
 @dataclasses.dataclass

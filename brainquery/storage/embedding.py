@@ -34,7 +34,17 @@ def _text_section(text: TextSection | None) -> TextSection:
 
 
 class DenseEmbedder:
-    """`text`: the analysis settings; None means those of the loaded configuration."""
+    """`text`: the analysis settings; None means those of the loaded configuration.
+
+    What is learned is kept as plain arrays — `vocabulary_` (term -> column), `idf_`,
+    `components_` — which is all a question needs (`transform_query`): a model loaded from
+    its cache answers without importing scikit-learn. Embedding chunks (`transform`, at
+    ingest) goes through scikit-learn's own TfidfVectorizer and TruncatedSVD, rebuilt
+    from the arrays on first use, so stored vectors are what they always were."""
+
+    vocabulary_: dict[str, int] | None
+    idf_: np.ndarray | None
+    components_: np.ndarray | None
 
     def __init__(self, cfg: EmbeddingSection, text: TextSection | None = None):
         self.cfg = cfg
@@ -70,14 +80,18 @@ class DenseEmbedder:
                 # chunks; we never read it.
                 with np.errstate(invalid="ignore", divide="ignore"):
                     self.svd_.fit(matrix)
+        self.vocabulary_ = self.vectorizer_.vocabulary_ if self.vectorizer_ is not None else None
+        self.idf_ = self.vectorizer_.idf_ if self.vectorizer_ is not None else None
+        self.components_ = self.svd_.components_ if self.svd_ is not None else None
         self.n_fit_ = len(texts)
         self.fingerprint_ = self._fingerprint()
         return self
 
     def transform(self, texts: Sequence[str]) -> np.ndarray:
         out = np.zeros((len(texts), self.cfg.dims), dtype=np.float32)
-        if self.vectorizer_ is None or self.svd_ is None or not len(texts):
+        if self.vocabulary_ is None or self.components_ is None or not len(texts):
             return out
+        self._rebuild_sklearn()
         reduced = self.svd_.transform(self.vectorizer_.transform(texts)).astype(np.float32)
         out[:, : reduced.shape[1]] = reduced
         norms = np.linalg.norm(out, axis=1, keepdims=True)
@@ -90,11 +104,11 @@ class DenseEmbedder:
         `transform([question])`; a term's weights add up, then the tf-idf weighting of the
         fit applies (sublinear tf only above 1, so an expansion's 0.5 stays 0.5)."""
         out = np.zeros(self.cfg.dims, dtype=np.float32)
-        if self.vectorizer_ is None or self.svd_ is None:
+        if self.vocabulary_ is None or self.components_ is None:
             return out
         if terms is None:
             terms = self.analyzer_.query_terms(question)
-        vocab = self.vectorizer_.vocabulary_
+        vocab = self.vocabulary_
         pairs = [(vocab[t], w) for t, w in ((x, 1.0) if isinstance(x, str) else x for x in terms) if t in vocab]
         if not pairs:
             return out
@@ -103,34 +117,49 @@ class DenseEmbedder:
         tf = np.bincount(inverse, weights=np.asarray(weights, dtype=np.float64))
         if self.cfg.sublinear_tf:
             tf = np.where(tf > 1, 1 + np.log(np.maximum(tf, 1)), tf)
-        tfidf = tf * self.vectorizer_.idf_[unique]
+        tfidf = tf * self.idf_[unique]
         length = np.linalg.norm(tfidf)
         if length == 0:
             return out
-        reduced = (self.svd_.components_[:, unique] @ (tfidf / length)).astype(np.float32)
+        reduced = (self.components_[:, unique] @ (tfidf / length)).astype(np.float32)
         out[: reduced.shape[0]] = reduced
         norm = np.linalg.norm(out)
         return out / norm if norm > 0 else out
 
     def _fingerprint(self) -> str:
         digest = hashlib.sha256(str(self.n_fit_).encode())
-        if self.vectorizer_ is not None:
-            digest.update("\x1f".join(sorted(self.vectorizer_.vocabulary_)).encode())
-        if self.svd_ is not None:
-            digest.update(np.ascontiguousarray(self.svd_.components_).tobytes())
+        if self.vocabulary_ is not None:
+            digest.update("\x1f".join(sorted(self.vocabulary_)).encode())
+        if self.components_ is not None:
+            digest.update(np.ascontiguousarray(self.components_).tobytes())
         return digest.hexdigest()[:16]
+
+    def _rebuild_sklearn(self) -> None:
+        """scikit-learn's transformers over the learned arrays, for `transform` (fitted
+        models have them already)."""
+        if getattr(self, "vectorizer_", None) is not None and getattr(self, "svd_", None) is not None:
+            return
+        from sklearn.decomposition import TruncatedSVD
+        from sklearn.feature_extraction.text import TfidfVectorizer
+
+        self.vectorizer_ = TfidfVectorizer(analyzer=self.analyzer_, sublinear_tf=self.cfg.sublinear_tf,
+                                           vocabulary=self.vocabulary_, dtype=np.float32)
+        self.vectorizer_.idf_ = self.idf_
+        self.svd_ = TruncatedSVD(n_components=self.components_.shape[0], random_state=self.cfg.random_state)
+        self.svd_.components_ = self.components_
+        self.svd_.n_features_in_ = self.components_.shape[1]
 
     # Persistence: arrays only (no pickle: a cache file must never be able to run code).
     def to_arrays(self) -> dict[str, np.ndarray]:
-        vocab = self.vectorizer_.vocabulary_ if self.vectorizer_ is not None else {}
+        vocab = self.vocabulary_ if self.vocabulary_ is not None else {}
         terms = sorted(vocab, key=vocab.__getitem__)
-        has_svd = self.vectorizer_ is not None and self.svd_ is not None
+        has_svd = self.vocabulary_ is not None and self.components_ is not None
         return {
             "format": np.array(_FORMAT), "settings": np.array(self._settings_key()),
             "fingerprint": np.array(self.fingerprint_), "n_fit": np.array(self.n_fit_),
             "vocab": json_array(terms),
-            "idf": self.vectorizer_.idf_ if self.vectorizer_ is not None else np.zeros(0),
-            "components": (self.svd_.components_ if has_svd
+            "idf": self.idf_ if self.idf_ is not None else np.zeros(0),
+            "components": (self.components_ if has_svd
                            else np.zeros((0, len(terms)), dtype=np.float32)),
         }
 
@@ -139,11 +168,9 @@ class DenseEmbedder:
                     text: TextSection | None = None) -> DenseEmbedder | None:
         """The model saved by `to_arrays`, or None when it was made with other settings or
         its arrays do not fit together (a foreign or damaged file)."""
-        from sklearn.decomposition import TruncatedSVD
-        from sklearn.feature_extraction.text import TfidfVectorizer
-
         model = cls(cfg, text)
         try:
+            model.analyzer_ = Analyzer(_text_section(text))
             if int(arrays["format"]) != _FORMAT or str(arrays["settings"]) != model._settings_key():
                 return None
             terms = from_json_array(arrays["vocab"])
@@ -154,18 +181,10 @@ class DenseEmbedder:
                     or components.ndim != 2 or components.shape[0] > cfg.dims \
                     or (components.shape[0] and components.shape[1] != len(terms)):
                 return None
-            model.analyzer_ = Analyzer(_text_section(text))
-            model.vectorizer_ = model.svd_ = None
-            if terms:
-                model.vectorizer_ = TfidfVectorizer(
-                    analyzer=model.analyzer_, sublinear_tf=cfg.sublinear_tf,
-                    vocabulary={t: i for i, t in enumerate(terms)}, dtype=np.float32)
-                model.vectorizer_.idf_ = idf
-            if components.shape[0]:
-                model.svd_ = TruncatedSVD(n_components=components.shape[0],
-                                          random_state=cfg.random_state)
-                model.svd_.components_ = components
-                model.svd_.n_features_in_ = components.shape[1]
+            model.vectorizer_ = model.svd_ = None  # built on first `transform`
+            model.vocabulary_ = {t: i for i, t in enumerate(terms)} if terms else None
+            model.idf_ = idf if terms else None
+            model.components_ = components if terms and components.shape[0] else None
             model.n_fit_ = int(arrays["n_fit"])
             model.fingerprint_ = model._fingerprint()
         except (KeyError, ValueError, TypeError, IndexError):
@@ -177,7 +196,10 @@ class DenseEmbedder:
     def _settings_key(self) -> str:
         """What makes a saved model this configuration's: the embedding and text settings,
         and how the analyzer reads words (a changed synonyms file reads them differently)."""
-        analysis = Analyzer(_text_section(self.text)).fingerprint
+        section = _text_section(self.text)
+        analyzer = getattr(self, "analyzer_", None)
+        # Setting an analyzer up reads the synonyms and compiles patterns: reuse this one.
+        analysis = (analyzer if analyzer is not None and analyzer.cfg == section else Analyzer(section)).fingerprint
         return hashlib.sha256(repr((self.cfg, _text_section(self.text), analysis)).encode()).hexdigest()
 
     def save(self, path: Path) -> str:

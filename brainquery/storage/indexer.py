@@ -156,9 +156,11 @@ class Indexer:
         self._model = model_cache.open_model(self.store, self.config.embedding, self.config.text)
         inputs = list(iter_inputs(paths, self.config.ingest))
         summary.inputs = len(inputs)
+        log.info("%d inputs to read", len(inputs))
         for done, item in enumerate(_progress(inputs, progress)):
             if on_input is not None:
                 on_input(done, len(inputs), str(item.path))
+            log.debug("reading %s", item.path)
             if isinstance(item, WalkProblem):
                 emit(ReportLine(source=item.path, status=FAILED, error=item.error))
                 continue

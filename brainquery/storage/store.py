@@ -11,6 +11,7 @@ import contextlib
 import functools
 import hashlib
 import os
+import sqlite3
 import threading
 import time
 from pathlib import Path
@@ -22,14 +23,29 @@ import numpy as np
 from ..config import StoreSection
 from .writer_lock import LEASE_KEY, FileLock, Holder, LeaseLock, StoreBusy, stderr_notice
 
-__all__ = ["Store", "StoreError", "StoreWriteError", "StoreBusy", "default_location", "is_server"]
+__all__ = ["Store", "StoreError", "StoreMissing", "StoreWriteError", "StoreBusy", "default_location",
+           "is_server"]
 
 STORE_ENV = "BRAINQUERY_STORE"
+# The layout of what a store holds (collections, metadata keys, caches). A writer records it
+# in the collection's state; a version that finds a higher number refuses the store rather
+# than misread it. Bump it when an older version could no longer read a store written now.
+STORE_FORMAT = 1
+FORMAT_KEY = "store_format"
+DATABASE_FILE = "chroma.sqlite3"
 _SOURCE_VECTOR = [1.0]  # file records need a vector; they are looked up by id, never queried
 
 
 class StoreError(RuntimeError):
     """The store cannot be opened or written."""
+
+
+class StoreMissing(StoreError):
+    """A command that only reads was pointed at a place holding no store (a typo)."""
+
+    def __init__(self, location: str):
+        super().__init__(f"no Brain Query store at {location}")
+        self.location = location
 
 
 class StoreWriteError(StoreError):
@@ -64,10 +80,12 @@ def is_server(location: str) -> bool:
 
 
 class Store:
-    """`read_only`: the commands that only read (ls, ask) open the collections without
-    creating them and never write; a store with no collections reads as empty. (Chroma's
-    embedded client itself still opens chroma.sqlite3 read-write and creates it when it is
-    missing: it has no read-only mode.)"""
+    """`read_only`: the commands that only read (ls, ask, serve, check) open the collections
+    without creating them and never write; a place with no store raises StoreMissing. An
+    embedded store opened read-only loads chromadb only when a read needs it: its state
+    (which caches are published) is read from chroma.sqlite3 directly (`_database_state`).
+    (Chroma's embedded client itself opens chroma.sqlite3 read-write and creates it when it
+    is missing: it has no read-only mode.)"""
 
     def __init__(self, location: str | os.PathLike | None, cfg: StoreSection,
                  read_only: bool = False):
@@ -81,19 +99,83 @@ class Store:
         self.read_only = read_only
         self._state_lock = threading.Lock()  # the lease renewer and the writer share state
         self._client = self._chunks = self._sources = None
+        self._deferred = False  # read-only and embedded: chromadb not loaded yet
         self.batch_size = cfg.batch_size
         try:
-            if read_only and not is_server(self.location) and not Path(self.location).is_dir():
-                pass  # nothing ingested yet: an empty store, and reading it creates nothing
+            if read_only and not is_server(self.location):
+                self._open_embedded_reader()
             else:
                 self._open_collections()
         except StoreError:
             raise
         except Exception as err:  # chromadb raises connection, value and Rust-side errors
             raise StoreError(f"cannot open the store at {self.location}: {err}") from err
+        if read_only and not self._deferred and self._chunks is None and not self._lost_database():
+            raise StoreMissing(self.location)
         self._lock = (LeaseLock(lambda: self.state().get(LEASE_KEY), self._set_lease,
                                 cfg.lease_seconds, cfg.lease_settle_seconds)
                       if is_server(self.location) else FileLock(Path(self.location)))
+
+    def _open_embedded_reader(self) -> None:
+        database = Path(self.location) / DATABASE_FILE
+        if not database.is_file():
+            if not self._lost_database():
+                raise StoreMissing(self.location)
+            # A store that lost its database: opened (Chroma creates an empty one) so that
+            # the reader can say what happened instead of looking empty.
+            self._open_collections()
+            return
+        try:
+            state = self._database_state()
+        except (sqlite3.Error, _Unexpected):
+            self._open_collections()  # another Chroma layout: ask Chroma itself
+            return
+        if state is None:
+            raise StoreMissing(self.location)
+        _check_format(self.location, state)
+        self._deferred = True
+
+    def _lost_database(self) -> bool:
+        """Caches of ours without the database they describe (chroma.sqlite3 deleted)."""
+        return not is_server(self.location) and (Path(self.location) / "brainquery-cache").is_dir()
+
+    def _database_state(self) -> dict[str, Any] | None:
+        """The chunks collection's metadata read straight from chroma.sqlite3, read-only
+        (None: no such collection). This spares a reader the second it takes to load
+        chromadb; tests/test_store.py checks it against Chroma's own answer, and a layout
+        other than the one expected raises _Unexpected (then Chroma is asked)."""
+        uri = (Path(self.location).resolve() / DATABASE_FILE).as_uri() + "?mode=ro"
+        # A writer's transaction is waited for as long as a reader waits for an index.
+        wait = self.cfg.read_retries * self.cfg.read_retry_seconds
+        with contextlib.closing(sqlite3.connect(uri, uri=True, timeout=wait)) as db:
+            try:
+                rows = db.execute(
+                    "SELECT c.id, m.key, m.str_value, m.int_value, m.float_value, m.bool_value "
+                    "FROM collections c JOIN databases d ON d.id = c.database_id "
+                    "LEFT JOIN collection_metadata m ON m.collection_id = c.id "
+                    "WHERE c.name = ? AND d.name = ? AND d.tenant_id = ?",
+                    (self.cfg.collection, _CHROMA_DATABASE, _CHROMA_TENANT)).fetchall()
+            except sqlite3.OperationalError as err:  # no such table or column
+                raise _Unexpected(str(err)) from err
+        if not rows:
+            return None
+        state: dict[str, Any] = {}
+        for _id, key, text, integer, real, boolean in rows:
+            if key is None:
+                continue  # a collection without metadata
+            values = [v for v in (text, integer, real) if v is not None]
+            if boolean is not None:
+                values.append(bool(boolean))
+            if len(values) != 1:
+                raise _Unexpected(f"metadata key {key!r} holds {len(values)} values")
+            state[key] = values[0]
+        return state
+
+    def _open_deferred(self) -> None:
+        """Load chromadb now: a read needs more than the state."""
+        if self._deferred:
+            self._deferred = False
+            self._open_collections()
 
     def _open_collections(self) -> None:
         """Two processes creating one new store at once race inside Chroma's SQLite
@@ -104,6 +186,8 @@ class Store:
                 self._chunks = self._collection(self.cfg.collection, {"hnsw": {"space": "cosine"}})
                 self._sources = self._collection(self.cfg.sources_collection, None)
                 self.batch_size = max(1, min(self.cfg.batch_size, self._client.get_max_batch_size()))
+                if self._chunks is not None:
+                    _check_format(self.location, self._chunks.metadata or {})
                 return
             except Exception as err:
                 if "locked" not in str(err) or attempt == self.cfg.read_retries - 1:
@@ -151,10 +235,19 @@ class Store:
         process holds it and `wait` is false, else calls `notify` once and waits."""
         if self.read_only:
             self._open_writable()  # a reader that must repair the index becomes a writer
-        return self._lock.hold(wait, notify, self.cfg.lock_poll_seconds)
+        return self._holding(wait, notify)
+
+    @contextlib.contextmanager
+    def _holding(self, wait: bool, notify: Callable[[str], None]) -> Iterator[None]:
+        with self._lock.hold(wait, notify, self.cfg.lock_poll_seconds):
+            state = self.state()
+            _check_format(self.location, state)  # another version may have written meanwhile
+            if state.get(FORMAT_KEY) != STORE_FORMAT:
+                self.set_state(**{FORMAT_KEY: STORE_FORMAT})
+            yield
 
     def _open_writable(self) -> None:
-        self.read_only = False
+        self.read_only = self._deferred = False
         try:
             self._open_collections()
         except Exception as err:
@@ -169,6 +262,7 @@ class Store:
 
     # ---- chunks -------------------------------------------------------------------
     def count(self) -> int:
+        self._open_deferred()
         return self._chunks.count() if self._chunks is not None else 0
 
     @_writes
@@ -196,6 +290,7 @@ class Store:
     def scan(self, include: Sequence[str] = ("metadatas",), where: dict | None = None
              ) -> Iterator[tuple[str, str | None, dict[str, Any]]]:
         """(id, document, metadata) for every chunk matching `where`, page by page."""
+        self._open_deferred()
         for page in _pages(self._chunks, self.batch_size, include, where):
             ids = page["ids"]
             docs = page.get("documents") or [None] * len(ids)
@@ -205,6 +300,7 @@ class Store:
 
     def scan_with_embeddings(self) -> Iterator[tuple[str, str, dict[str, Any], np.ndarray]]:
         """(id, text, metadata, vector) for every chunk, page by page."""
+        self._open_deferred()
         for page in _pages(self._chunks, self.batch_size, ("documents", "metadatas", "embeddings")):
             for item in zip(page["ids"], page["documents"], page["metadatas"], page["embeddings"]):
                 yield item[0], item[1] or "", item[2] or {}, item[3]
@@ -216,6 +312,7 @@ class Store:
 
     def document(self, doc_id: str) -> tuple[dict[str, Any], list[str]] | None:
         """A document's metadata and its chunk texts in order, or None when not stored."""
+        self._open_deferred()
         if self._chunks is None:
             return None
         found = self._chunks.get(where={"doc_id": doc_id}, include=["documents", "metadatas"])
@@ -227,6 +324,7 @@ class Store:
 
     # ---- ingested files -----------------------------------------------------------
     def sources(self) -> dict[str, dict[str, Any]]:
+        self._open_deferred()
         out: dict[str, dict[str, Any]] = {}
         for page in _pages(self._sources, self.batch_size, ("metadatas",)):
             for meta in page["metadatas"]:
@@ -236,6 +334,7 @@ class Store:
 
     def source(self, path: str) -> dict[str, Any] | None:
         """The record of one ingested file (size, mtime, digest), or None."""
+        self._open_deferred()
         if self._sources is None:
             return None
         found = self._sources.get(ids=[_source_id(path)], include=["metadatas"])
@@ -253,6 +352,11 @@ class Store:
     def state(self) -> dict[str, Any]:
         """The collection's metadata as it is now (another process may have changed it:
         the collection object's own copy is the one read when it was opened)."""
+        if self._deferred:
+            try:
+                return self._database_state() or {}
+            except (sqlite3.Error, _Unexpected) as err:
+                raise StoreError(f"cannot read the store at {self.location}: {err}") from err
         if self._chunks is None:
             return {}
         try:
@@ -267,6 +371,23 @@ class Store:
         with self._state_lock:
             merged = {**self.state(), **values}
             self._chunks.modify(metadata=merged)
+
+
+# Where Chroma's embedded client keeps its collections (chromadb.config DEFAULT_TENANT and
+# DEFAULT_DATABASE), for `_database_state`.
+_CHROMA_TENANT, _CHROMA_DATABASE = "default_tenant", "default_database"
+
+
+class _Unexpected(Exception):
+    """chroma.sqlite3 is not laid out as `_database_state` expects."""
+
+
+def _check_format(location: str, state: dict[str, Any]) -> None:
+    found = state.get(FORMAT_KEY)
+    if isinstance(found, int) and not isinstance(found, bool) and found > STORE_FORMAT:
+        raise StoreError(f"the store at {location} was written by a newer version of Brain Query "
+                         f"(store format {found}; this version reads up to {STORE_FORMAT}): "
+                         "upgrade brainquery to use it")
 
 
 def _pages(collection, size: int, include: Sequence[str], where: dict | None = None

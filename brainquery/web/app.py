@@ -24,10 +24,11 @@ from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, Field, StrictBool, create_model
 
 from ..query.ask import AskResult, QuestionError
-from ..brain import DOCUMENT_FIELDS, Brain
+from ..brain import DOCUMENT_FIELDS, WEAK_DATE_SOURCES, Brain
 from ..originals import NoSuchDocument
 from ..query.router import PATTERNS
 from . import ingest_paths, present
+from .head import HeadAsGet
 from .limits import BodyLimit
 from .jobs import Busy, IngestJob, IngestJobs
 
@@ -135,7 +136,7 @@ def create_app(brain: Brain, *, token: str = "", now: datetime | None = None,
             "types": Counter(d["doc_type"] for d in docs).most_common(),
             "bars": present.timeline((d["source_date"] for d in docs), web.timeline_max_bars),
             "undated": sum(1 for d in docs if not d["source_date"]),
-            "newest": docs[:web.newest_shown],
+            "newest": docs[:web.newest_shown], "weak_date_sources": WEAK_DATE_SOURCES,
             "last": last, "failures": failures[:web.max_failures_shown],
             "more_failures": max(0, len(failures) - web.max_failures_shown),
             "now": today(), "poll_ms": web.progress_poll_ms, "present": present})
@@ -204,6 +205,8 @@ def create_app(brain: Brain, *, token: str = "", now: datetime | None = None,
             raise HTTPException(404, "no such ingest job")
         return job.to_dict()
 
+    # Outermost: every layer inside (the guard, the routes) sees the GET a HEAD stands for.
+    app.add_middleware(HeadAsGet)
     return app
 
 

@@ -28,6 +28,9 @@ class IngestJob:
     done: int = 0          # inputs read so far
     total: int = 0         # inputs found (files, mailboxes, Maildir folders)
     current: str = ""      # the input being read
+    # The share of the work done, 0 to 1: each input read is one step, and building the
+    # search index at the end is the last one (the bar is full only when the job is done).
+    progress: float = 0.0
     started: str = ""
     finished: str = ""
     summary: dict[str, Any] | None = None   # the `ingest --json` object, once done
@@ -67,6 +70,7 @@ class IngestJobs:
     def _run(self, job: IngestJob) -> None:
         def on_input(done: int, total: int, path: str) -> None:
             job.done, job.total, job.current = done, total, path
+            job.progress = done / (total + 1)
             job.state = INDEXING if done == total else READING
 
         job.state = READING
@@ -76,6 +80,6 @@ class IngestJobs:
             log.exception("ingest of %s failed", job.paths)
             job.error, job.state = f"{type(err).__name__}: {err}", FAILED
         else:
-            job.summary, job.state = summary.to_dict(), DONE
+            job.summary, job.progress, job.state = summary.to_dict(), 1.0, DONE
         job.finished = datetime.now(timezone.utc).isoformat()
         self._finished[job.id].set()

@@ -33,7 +33,11 @@ document.addEventListener("DOMContentLoaded", () => {
 
   async function poll(id) {
     const job = await (await fetch(`/api/ingest/${id}`)).json();
-    if (job.total) { bar.max = job.total; bar.value = job.done; }
+    // Reading fills the bar up to its last step; the index build is that step, shown
+    // moving (an indeterminate bar) until it is done.
+    bar.max = 1;
+    if (job.state === "indexing") bar.removeAttribute("value");
+    else bar.value = job.progress;
     if (job.state === "reading") {
       status.textContent = `reading ${job.done} of ${job.total}: ${job.current}`;
     } else if (job.state === "indexing") {

@@ -1,0 +1,68 @@
+"""What the store records about its published query index, and the index file's name and
+format: the small part of `query_index` that a reader needs to find out whether a
+complete index is published (and `ls` to list documents from it) without loading the
+index's numeric machinery (scipy, the scorers).
+"""
+from __future__ import annotations
+
+import hashlib
+from typing import TYPE_CHECKING, Any
+
+from ..config import Config
+from ..files import from_json_array, read_arrays
+
+if TYPE_CHECKING:
+    from ..storage.store import Store
+
+STATE_KEY = "query_index"
+DIGEST_KEY = "query_index_digest"   # the SHA-256 of the last published cache file
+GENERATION_KEY = "generation"       # counts publications: a reader reloads on a newer one
+INDEX_FILE = "query_index.npz"
+LEGACY_FILES = ("query_index.pkl",)  # pickles of older versions: deleted, never read
+# The fitted router, published with the index: a command answers without fitting it again
+# (and without loading scikit-learn to do so).
+ROUTER_FILE = "router.npz"
+ROUTER_DIGEST_KEY = "router_digest"
+DIRTY = "dirty"
+LAST_INGEST_FILE = "last_ingest.json"   # beside the index: the latest ingest's summary
+FORMAT = 10  # 6: a message's sender names join its words for BM25; 7-8: calendar fields; 9: entities; 10: surnames, senders
+
+
+def generation(state: dict[str, Any]) -> int:
+    try:
+        return int(state.get(GENERATION_KEY) or 0)
+    except (TypeError, ValueError):
+        return 0
+
+
+def _extraction_settings(config: Config) -> tuple:
+    """The [ambiguity] keys the entity index is read with (the others are used per question)."""
+    a = config.ambiguity
+    return (a.word_pattern, a.neighbour_gap, a.clause_break, a.neighbours, a.window_words,
+            a.parenthesis_chars, a.honorifics, a.not_names, a.greetings, a.webmail_domains, *(getattr(a, k) for k in a.VOCABULARIES))
+
+
+def config_key(config: Config) -> str:
+    """Index settings that change the cached arrays: another config means a rebuild."""
+    parts = (config.text, config.bm25, config.graph, config.embedding, config.scoring.undated_date_sources,
+             config.scoring.attachment_context_chars,
+             config.answer.spans, _extraction_settings(config))
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
+
+
+def published_documents(store: Store, config: Config) -> list[dict[str, Any]] | None:
+    """One metadata record per document of the published index — what `ls` lists, read
+    without loading chromadb — or None when no complete index for this configuration is
+    published (a writer at work, a stale or missing cache): then ask the store."""
+    state = store.state()
+    if state.get(STATE_KEY) in (None, DIRTY):
+        return None
+    arrays = read_arrays(store.cache_dir / INDEX_FILE, state.get(DIGEST_KEY))
+    try:
+        if arrays is None or int(arrays["format"]) != FORMAT or str(arrays["config"]) != config_key(config) \
+                or str(arrays["fingerprint"]) != state[STATE_KEY]:
+            return None
+        docs = from_json_array(arrays["docs"])
+    except (KeyError, ValueError, TypeError):
+        return None
+    return docs if isinstance(docs, list) and all(isinstance(d, dict) for d in docs) else None
