@@ -56,7 +56,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from .brain import Brain
     from .config import load_config
-    from .query.question import QuestionError
+    from .query.question import QuestionError, check_question
     from .storage.store import StoreBusy, StoreError, StoreMissing, StoreWriteError
 
     try:
@@ -69,6 +69,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.paths = _stdin_paths(args.paths, args.null)
         elif args.command == "eval":
             args.queries = _question_sets(args.queries)
+        elif args.command == "ask":  # and the questions are checked: an empty one needs no store
+            args.questions = ([line.strip() for line in sys.stdin if line.strip()]
+                              if args.question == "-" else [args.question])
+            for question in args.questions:
+                check_question(question, args.k, config.scoring.max_question_chars)
         brain = Brain(args.store, config, read_only=args.read_only)
         return args.run(brain, args)
     except StoreBusy as err:
@@ -183,10 +188,8 @@ def cmd_ask(brain: Brain, args: argparse.Namespace) -> int:
         brainquery ask "What size is our furnace filter?" --k 3
         printf 'Is Friday a half day?\\nwifi password?\\n' | brainquery ask - --json
     """
-    questions = ([line.strip() for line in sys.stdin if line.strip()] if args.question == "-"
-                 else [args.question])
     now = _ask_now(brain, args.now)
-    for question in questions:
+    for question in args.questions:
         result = brain.ask(question, now=now, k=args.k, pattern=args.pattern)
         if args.json:
             print(json_line(result.to_dict()), flush=True)
