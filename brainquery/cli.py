@@ -56,24 +56,17 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from .brain import Brain
     from .config import load_config
-    from .query.question import QuestionError, check_question
+    from .query.question import QuestionError
     from .storage.store import StoreBusy, StoreError, StoreMissing, StoreWriteError
 
     try:
         config = load_config(args.config)
         _check_now(args.now, config)
+        # Input read and refused before the store is opened.
+        if args.command in _BEFORE_THE_STORE:
+            _BEFORE_THE_STORE[args.command](args, config)
         # The report file is opened before the store: a bad --report changes nothing.
         args.report_file = _open_report(args.report) if getattr(args, "report", None) else None
-        # Paths on stdin and the question sets are read before the store is opened too.
-        if args.command == "ingest":
-            args.paths = _stdin_paths(args.paths, args.null)
-        elif args.command == "eval":
-            args.queries = _question_sets(args.queries)
-        elif args.command == "ask":  # and the questions are checked: an empty one needs no store
-            args.questions = ([line.strip() for line in sys.stdin if line.strip()]
-                              if args.question == "-" else [args.question])
-            for question in args.questions:
-                check_question(question, args.k, config.scoring.max_question_chars)
         brain = Brain(args.store, config, read_only=args.read_only)
         return args.run(brain, args)
     except StoreBusy as err:
@@ -160,6 +153,38 @@ def cmd_ingest(brain: Brain, args: argparse.Namespace) -> int:
     else:
         print(printable(_summary_text(summary)))
     return summary.exit_code
+
+
+def _before_ingest(args: argparse.Namespace, config) -> None:
+    args.paths = _stdin_paths(args.paths, args.null)
+
+
+def _before_eval(args: argparse.Namespace, config) -> None:
+    args.queries = _question_sets(args.queries)
+
+
+def _before_ask(args: argparse.Namespace, config) -> None:
+    from .query.question import check_question
+
+    args.questions = ([line.strip() for line in sys.stdin if line.strip()] if args.question == "-"
+                      else [args.question])
+    for question in args.questions:
+        check_question(question, args.k, config.scoring.max_question_chars)
+
+
+def _before_serve(args: argparse.Namespace, config) -> None:
+    web = config.web
+    args.host = args.host or web.host
+    args.token = args.token or os.environ.get(TOKEN_ENV) or web.token
+    if args.host not in web.loopback_hosts and not args.token:
+        raise UsageError(f"serving on {args.host} opens your documents to the network; "
+                         f"give a --token (or ${TOKEN_ENV}) that every request must carry")
+
+
+# What a command reads and refuses before the store is opened: a typo in the arguments
+# changes nothing and needs no store.
+_BEFORE_THE_STORE = {"ingest": _before_ingest, "eval": _before_eval, "ask": _before_ask,
+                     "serve": _before_serve}
 
 
 def _stdin_paths(paths: Sequence[str], null: bool) -> list[str]:
@@ -325,14 +350,8 @@ def cmd_serve(brain: Brain, args: argparse.Namespace) -> int:
 
     from .web import create_app
 
-    web = brain.config.web
-    host = args.host or web.host
-    port = web.port if args.port is None else args.port
-    token = args.token or os.environ.get(TOKEN_ENV) or web.token
-    if host not in web.loopback_hosts and not token:
-        print(f"brainquery: serving on {host} opens your documents to the network; "
-              f"give a --token (or ${TOKEN_ENV}) that every request must carry", file=sys.stderr)
-        return EXIT_NOTHING_RAN
+    host, token = args.host, args.token   # resolved (and a token required) by _before_serve
+    port = brain.config.web.port if args.port is None else args.port
     now = _ask_now(brain, args.now) if args.now else None
     brain.prepare()
     # Without a token, web ingests stay inside these folders (default: the CLI's roots).
