@@ -39,8 +39,10 @@ COMMANDS = (
 )
 
 
-def child_env(tree: Path, pycache: Path) -> dict[str, str]:
+def child_env(tree: Path, pycache: Path, compile_every_run: bool) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    if compile_every_run:
+        return {**env, "PYTHONPATH": str(tree), "PYTHONDONTWRITEBYTECODE": "1"}
     return {**env, "PYTHONPATH": str(tree), "PYTHONPYCACHEPREFIX": str(pycache)}
 
 
@@ -60,12 +62,14 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tree", type=Path, default=REPO, help="the checkout to time (default: this one)")
     parser.add_argument("--runs", type=int, default=10, help="timed runs per command (default 10)")
+    parser.add_argument("--compile-every-run", action="store_true",
+                        help="no bytecode cache: every run compiles the modules it imports")
     args = parser.parse_args()
     tree = args.tree.resolve()
     folder = Path(tempfile.mkdtemp(prefix="startup_bench-"))
     try:
         store = folder / "store"
-        env = child_env(tree, folder / "pycache")
+        env = child_env(tree, folder / "pycache", args.compile_every_run)
         built = subprocess.run([sys.executable, "-m", "brainquery", "ingest", str(tree / "fixtures" / "corpus"),
                                 "--store", str(store), "--now", "2026-11-21"], cwd=tree,
                                env=env, capture_output=True, text=True)
@@ -74,7 +78,8 @@ def main() -> int:
             return 1
         for _label, template, _target in COMMANDS:   # warm-up: caches, bytecode, page cache
             run(env, tree, [a.format(store=store) for a in template])
-        print(f"tree {tree}  (median of {args.runs} runs, seconds)")
+        cached = "no bytecode cache" if args.compile_every_run else "bytecode cached"
+        print(f"tree {tree}  (median of {args.runs} runs, seconds; {cached})")
         print(f"{'command':12} {'wall':>8} {'min':>8} {'max':>8} {'cpu':>8} {'target':>8}  exit")
         for label, template, target in COMMANDS:
             argv = [a.format(store=store) for a in template]

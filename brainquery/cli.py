@@ -65,19 +65,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         config = load_config(args.config)
         _check_now(args.now, config)
+        # Input read and refused before the store is opened.
+        if args.command in _BEFORE_THE_STORE:
+            _BEFORE_THE_STORE[args.command](args, config)
         # The report file is opened before the store: a bad --report changes nothing.
-        if args.command == "ingest":  # a bad IMAP URL is refused before the store is opened
-            for path in args.paths:
-                if is_imap_url(path):
-                    parse_imap_url(path)
-        if args.command == "mcp" and args.allow and not args.allow_ingest:
-            raise UsageError("--allow names where ingest may read: it needs --allow-ingest")
         args.report_file = _open_report(args.report) if getattr(args, "report", None) else None
-        # Paths on stdin and the question sets are read before the store is opened too.
-        if args.command == "ingest":
-            args.paths = _stdin_paths(args.paths, args.null)
-        elif args.command == "eval":
-            args.queries = _question_sets(args.queries)
         brain = Brain(args.store, config,
                       read_only=args.read_only and not getattr(args, "allow_ingest", False))
         return args.run(brain, args)
@@ -163,7 +155,7 @@ def cmd_ingest(brain: Brain, args: argparse.Namespace) -> int:
     imap = brain.config.ingest.imap
     secrets = Secrets(password_command=args.password_command or imap.password_command,
                       command_timeout=imap.password_command_timeout_seconds,
-                      prompt=sys.stdin.isatty())
+                      prompt=not args.stdin_read and sys.stdin.isatty())
     try:
         summary = brain.ingest(args.paths, now=args.now, progress=None, on_line=write,
                                wait=not args.no_wait, follow_symlinks=args.follow_symlinks,
@@ -176,6 +168,48 @@ def cmd_ingest(brain: Brain, args: argparse.Namespace) -> int:
     else:
         print(printable(_summary_text(summary)))
     return summary.exit_code
+
+
+def _before_ingest(args: argparse.Namespace, config) -> None:
+    # Paths read from standard input leave no terminal there to ask for a password on.
+    args.stdin_read = "-" in args.paths
+    args.paths = _stdin_paths(args.paths, args.null)
+    for path in args.paths:
+        if is_imap_url(path):
+            parse_imap_url(path)   # a bad IMAP URL: ImapUrlError
+
+
+def _before_eval(args: argparse.Namespace, config) -> None:
+    args.queries = _question_sets(args.queries)
+
+
+def _before_ask(args: argparse.Namespace, config) -> None:
+    from .query.question import check_question
+
+    args.questions = ([line.strip() for line in sys.stdin if line.strip()] if args.question == "-"
+                      else [args.question])
+    for question in args.questions:
+        check_question(question, args.k, config.scoring.max_question_chars)
+
+
+def _before_mcp(args: argparse.Namespace, config) -> None:
+    if args.allow and not args.allow_ingest:
+        raise UsageError("--allow names where ingest may read: it needs --allow-ingest")
+
+
+def _before_serve(args: argparse.Namespace, config) -> None:
+    web = config.web
+    args.host = args.host or web.host
+    args.token = args.token or os.environ.get(TOKEN_ENV) or web.token
+    if args.host not in web.loopback_hosts and not args.token:
+        raise UsageError(f"serving on {args.host} opens your documents to the network; "
+                         f"give a --token (or ${TOKEN_ENV}) that every request must carry")
+
+
+# What a command reads and refuses before the store is opened: a typo in the arguments
+# changes nothing and needs no store.
+_BEFORE_THE_STORE = {"ingest": _before_ingest, "eval": _before_eval, "ask": _before_ask,
+                     "serve": _before_serve, "mcp": _before_mcp}
 
 
 def _stdin_paths(paths: Sequence[str], null: bool) -> list[str]:
@@ -204,10 +238,8 @@ def cmd_ask(brain: Brain, args: argparse.Namespace) -> int:
         brainquery ask "What size is our furnace filter?" --k 3
         printf 'Is Friday a half day?\\nwifi password?\\n' | brainquery ask - --json
     """
-    questions = ([line.strip() for line in sys.stdin if line.strip()] if args.question == "-"
-                 else [args.question])
     now = _ask_now(brain, args.now)
-    for question in questions:
+    for question in args.questions:
         result = brain.ask(question, now=now, k=args.k, pattern=args.pattern)
         if args.json:
             print(json_line(result.to_dict()), flush=True)
@@ -343,14 +375,8 @@ def cmd_serve(brain: Brain, args: argparse.Namespace) -> int:
 
     from .web import create_app
 
-    web = brain.config.web
-    host = args.host or web.host
-    port = web.port if args.port is None else args.port
-    token = args.token or os.environ.get(TOKEN_ENV) or web.token
-    if host not in web.loopback_hosts and not token:
-        print(f"brainquery: serving on {host} opens your documents to the network; "
-              f"give a --token (or ${TOKEN_ENV}) that every request must carry", file=sys.stderr)
-        return EXIT_NOTHING_RAN
+    host, token = args.host, args.token   # resolved (and a token required) by _before_serve
+    port = brain.config.web.port if args.port is None else args.port
     now = _ask_now(brain, args.now) if args.now else None
     brain.prepare()
     # Without a token, web ingests stay inside these folders (default: the CLI's roots).
@@ -369,8 +395,9 @@ def cmd_mcp(brain: Brain, args: argparse.Namespace) -> int:
 
     Tools: ask, documents, open_document; ingest only with --allow-ingest (the store is
     otherwise opened read-only). Needs the mcp extra: pip install 'brainquery[mcp]'.
-    An assistant app starts it itself, e.g. with the command
-    `brainquery mcp --store ~/household-store`.
+    An assistant app starts it itself, for example with:
+
+        brainquery mcp --store ~/household-store
     """
     try:
         from .adapters.mcp_server import serve
