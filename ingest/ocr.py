@@ -22,7 +22,7 @@ import importlib.util
 import json
 import logging
 import os
-import select
+import selectors
 import shutil
 import subprocess
 import sys
@@ -148,7 +148,11 @@ class RapidOCREngine:
             assert self._process is not None and self._process.stdin and self._process.stdout
             ocr_worker.write_frame(self._process.stdin, data)
             # The first image also waits for the models to load.
-            ready, _, _ = select.select([self._process.stdout], [], [], config.ocr_timeout_seconds)
+            # A selector, not select(): a long-lived process (serve, a big ingest) may hold
+            # file descriptors past 1024, which select() cannot wait on.
+            with selectors.DefaultSelector() as waiting:
+                waiting.register(self._process.stdout, selectors.EVENT_READ)
+                ready = waiting.select(config.ocr_timeout_seconds)
             if not ready:
                 self.close()
                 _report("timeout", f"OCR gave up on an image after {config.ocr_timeout_seconds}s")

@@ -6,7 +6,7 @@ import dataclasses
 import json
 import os
 import re
-import select
+import selectors
 import socket
 import subprocess
 import sys
@@ -558,10 +558,13 @@ class CuttingProxy:
 
     def _pump(self, client: socket.socket, upstream: socket.socket) -> None:
         sent = 0
+        waiting = selectors.DefaultSelector()   # select() fails on descriptors past 1024
         try:
+            for sock in (client, upstream):
+                waiting.register(sock, selectors.EVENT_READ)
             while not self._stop.is_set():
-                ready, _, _ = select.select([client, upstream], [], [], 0.2)
-                for sock in ready:
+                for key, _ in waiting.select(0.2):
+                    sock = key.fileobj
                     data = sock.recv(4096)
                     if not data:
                         return
@@ -578,6 +581,7 @@ class CuttingProxy:
         except OSError:
             return
         finally:
+            waiting.close()
             for sock in (client, upstream):
                 try:
                     sock.shutdown(socket.SHUT_RDWR)
