@@ -4,6 +4,7 @@ from __future__ import annotations
 import dataclasses
 import io
 import logging
+import os
 import shutil
 from datetime import datetime, timezone
 from pathlib import Path
@@ -329,6 +330,26 @@ def test_rapidocr_gives_up_on_a_slow_image_and_recovers(monkeypatch, caplog, ing
     assert started.poll() is not None, "the worker still runs"
     assert any("gave up on an image after 1s" in r.getMessage() for r in caplog.records)
     assert "144.00" in ocr.ocr_image(rendered(["Total due 144.00"]), fast)
+
+
+def test_rapidocr_reads_in_a_process_holding_many_files(monkeypatch, ingest_config):
+    """A long-lived process (serve, a big ingest) may hold descriptors past 1024, where
+    select() cannot wait: the worker's reply must still be read."""
+    import resource
+
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < 1200:
+        pytest.skip(f"this process may open only {soft} files")
+    monkeypatch.setattr(ocr, "_reported", set())
+    ocr.ENGINES["rapidocr"].close()      # the next worker's pipes come after the padding
+    padding = [os.open(os.devnull, os.O_RDONLY) for _ in range(1100)]
+    try:
+        fast = dataclasses.replace(ingest_config.photo, ocr_engines=("rapidocr",))
+        assert "144.00" in (ocr.ocr_image(rendered(["Total due 144.00"]), fast) or "")
+    finally:
+        ocr.ENGINES["rapidocr"].close()
+        for fd in padding:
+            os.close(fd)
 
 
 def test_unknown_ocr_engine_is_a_config_error(ingest_config):
