@@ -10,22 +10,12 @@ import socket
 from datetime import datetime
 
 import pytest
+# The ask CLI tests' questions (one of each kind the product answers) and day: the
+# adapters must agree with the CLI on exactly those.
+from test_ask_cli import DAY, QUESTIONS  # noqa: F401
 
 from brainquery.cli import main
 from brainquery.query.ask import LEVELS
-
-DAY = "2026-11-18"
-# One of each kind the product answers (the ask CLI tests' table): a fresh schedule, a
-# value with an older conflicting one, a past period, nothing at all, only stale
-# evidence, a calendar day.
-QUESTIONS = (
-    "Is Friday a half-day?",
-    "What size is our HVAC filter?",
-    "What roofer did we use in 2023?",
-    "What is the dentist's fax number?",
-    "When does Theo's Cub Scout den meet?",
-    "anything on our calendar this friday?",
-)
 
 
 def cli_answers(store: str, questions=QUESTIONS, *extra: str) -> list[dict]:
