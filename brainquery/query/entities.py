@@ -14,6 +14,9 @@ says around it:
   cat)", "Hale the plumber", "Mrs. Kim next door");
 - for a mention with nothing of its own, its document's context: the sender when that is
   an organisation ("Hillside Animal Clinic"), the event's location.
+- the surname a first name carries ("s:feld" for "Rowan Feld"; "Adaeze (Rowan's mum)",
+  written by Adaeze Achebe, gives Rowan "s:achebe"), and whether the name is the sender
+  itself, a business writing about its own order ("Sage <reservations@sagekingston.ca>").
 
 Descriptors are strings: "w:pike" for a word, "species:cat" for a vocabulary label,
 "d:hillsideanimalclinic.com" for an organisation's mail domain; "c." before one that came
@@ -240,6 +243,7 @@ class EntityExtractor:
         address = str(meta.get("from") or "")
         context = self._context(sender, str(meta.get("location") or ""), address)
         surname = self._surname(sender)
+        sender_words = self.word_re.findall(sender)
         local, domain = _address_parts(address)
         for name, sets in mentions.items():
             for found in sets:
@@ -249,7 +253,7 @@ class EntityExtractor:
                         found.add(SURNAME + surname)
             if (len(name) >= self.cfg.sender_name_chars and domain not in self.cfg.webmail_domains
                     and name in domain.split(".")[0] and name not in local
-                    and (not sender or name_key(self.word_re.findall(sender)[0]) == name)):
+                    and (not sender_words or name_key(sender_words[0]) == name)):
                 # "Sage <reservations@sagekingston.ca>": the name is the sender itself, a
                 # business writing about its own order, not someone it writes about ("Marcus
                 # Hale <marcus@haleplumbing...>" is a person and his business).
@@ -334,7 +338,7 @@ class EntityExtractor:
         is at. A person writing from a mailbox anyone can have is no context: one person
         writes about many entities."""
         out: set[str] = set()
-        domain = address[address.rfind("@") + 1:].strip(" >").lower() if "@" in address else ""
+        _, domain = _address_parts(address)
         if domain and domain not in self.cfg.webmail_domains:
             out.add(f"{CONTEXT}d:{domain}")
         for source, always in ((sender, False), (location.split(",")[0], True)):
