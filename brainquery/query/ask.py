@@ -17,6 +17,7 @@ import numpy as np
 
 from . import answer as answers
 from .ambiguity import Ambiguity, AmbiguityFinder, describe, qualified_question, qualifier
+from .entities import address_parts, display_name
 from .anchor import anchored_window, find_anchor
 from ..storage.chunking import join_chunks
 from ..config import Config
@@ -271,10 +272,7 @@ class Asker:
         if event is not None:
             # The event's own description may say more than its fields ("doors open 6:00 pm").
             # (An event's lines are stored joined by "; ".)
-            from ingest.calendar import FIELD_LINES  # (loads icalendar: only calendar answers need it)
-
-            said = [line for line in re.split(r";\s+", extract.text)
-                    if line and not line.startswith(FIELD_LINES) and line != str(meta.get("title", ""))]
+            said = _note_lines(re.split(r";\s+", extract.text), str(meta.get("title", "")))
             timed = event.kind in ("occurrence", "no_occurrence")
             text = f"{event.text} — {'; '.join(said)}" if said and timed else event.text
             return AskResult(answer=text, confidence=confidence, message=message, signals=signals,
@@ -297,9 +295,9 @@ class Asker:
         if vendor:
             return vendor
         sender = str(meta.get("from") or "")
-        domain = sender[sender.rfind("@") + 1:].strip(" >").lower() if "@" in sender else ""
-        name = sender[:sender.index("<")].strip().strip('"') if "<" in sender else ""
-        return name if name and domain not in self.config.ambiguity.webmail_domains else ""
+        _, domain = address_parts(sender)
+        name = display_name(sender)
+        return name if name and domain and domain not in self.config.ambiguity.webmail_domains else ""
 
     def _ask_back(self, question: str, ambiguity: Ambiguity, query: Query,
                   term_weights: dict[str, float], base: dict[str, Any]) -> AskResult:
@@ -489,8 +487,9 @@ class Asker:
             # An event is a record: what, when, where, note: its whole text is the extract,
             # unless the question asks for a value one line of it holds (a number to call),
             # or for something only its note says ("what to pack for the field trip").
-            note = self._event_note(doc, term_weights) if kind is None else None
-            return note or answers.whole(self._doc_text(doc), kind, self.config.answer)
+            title, body = str(meta.get("title", "")), self._doc_text(doc, with_title=False)
+            note = self._event_note(title, body, term_weights) if kind is None else None
+            return note or answers.whole(f"{title}\n{body}" if title else body, kind, self.config.answer)
         text = self._doc_text(doc, with_title=False)
         # The people the question names who speak in this document (a chat transcript).
         people = frozenset(self._named & answers.speakers(text)) if self._named else frozenset()
@@ -503,15 +502,13 @@ class Asker:
                                title=str(self.index.docs[doc].get("title", "")), people=people,
                                owed_asked=self._owed_asked)
 
-    def _event_note(self, doc: int, term_weights: dict[str, float]) -> answers.Extract | None:
+    def _event_note(self, title: str, body: str, term_weights: dict[str, float]) -> answers.Extract | None:
         """The sentence of an event's description that answers, after the event's title,
         when it holds a word of the question the title does not."""
         from ingest.calendar import FIELD_LINES  # (loads icalendar: only calendar answers need it)
 
-        title = str(self.index.docs[doc].get("title", ""))
-        every = self._doc_text(doc, with_title=False).split("\n")
-        lines = [line for line in every
-                 if line.strip() and not line.startswith(FIELD_LINES) and line.strip() != title]
+        every = body.split("\n")
+        lines = _note_lines(every, title)
         if not lines:
             return None
         note = answers.extract("\n".join(lines), None, self._idf_weighted(term_weights),
@@ -616,6 +613,15 @@ def _who_to_ask(meta: dict) -> str:
 def _epoch(index: QueryIndex, doc: int) -> float:
     value = index.doc_epoch[doc]
     return float("-inf") if np.isnan(value) else float(value)
+
+
+def _note_lines(lines: list[str], title: str) -> list[str]:
+    """An event's own words: its lines that are neither a field ("Starts ...",
+    "Location: ...") nor its title."""
+    from ingest.calendar import FIELD_LINES  # (loads icalendar: only calendar answers need it)
+
+    return [line for line in lines
+            if line.strip() and not line.startswith(FIELD_LINES) and line.strip() != title]
 
 
 def _level(message: str, staleness: float) -> str:

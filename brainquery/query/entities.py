@@ -218,7 +218,7 @@ class EntityExtractor:
     def document(self, text: str, meta: dict[str, Any], caps: Counter | None = None,
                  total: Counter | None = None) -> dict[str, list[tuple[str, ...]]]:
         """name -> the descriptor sets of the entities of that name this document mentions."""
-        sender = _display_name(str(meta.get("from") or ""))
+        sender = display_name(str(meta.get("from") or ""))
         header = "\n".join(x for x in (sender, str(meta.get("organizer") or "")) if x)
         full = f"{header}\n\n{text}" if header else text
         # Mail and web addresses are written in lower case whatever they hold: counted as
@@ -242,9 +242,9 @@ class EntityExtractor:
             mentions.setdefault(key, []).append(self._descriptors(i, full, matches, lower, hits))
         address = str(meta.get("from") or "")
         context = self._context(sender, str(meta.get("location") or ""), address)
-        surname = self._surname(sender)
         sender_words = self.word_re.findall(sender)
-        local, domain = _address_parts(address)
+        surname = self._surname(sender_words)
+        local, domain = address_parts(address)
         for name, sets in mentions.items():
             for found in sets:
                 if CHILD_OF_SENDER in found:
@@ -261,9 +261,10 @@ class EntityExtractor:
                     found.add(SENDER_ITSELF)
         return {name: self._entities(sets, context) for name, sets in mentions.items()}
 
-    def _surname(self, sender: str) -> str:
-        words = [name_key(w) for w in self.word_re.findall(sender)]
-        if len(words) < 2 or not all(w[0].isupper() for w in self.word_re.findall(sender)):
+    def _surname(self, sender_words: list[str]) -> str:
+        """The last word of a sender written as a person's name ("Adaeze Achebe")."""
+        words = [name_key(w) for w in sender_words]
+        if len(words) < 2 or not all(w[0].isupper() for w in sender_words):
             return ""
         last = words[-1]
         return "" if last in self.never or last in self.vocab.words else last
@@ -338,7 +339,7 @@ class EntityExtractor:
         is at. A person writing from a mailbox anyone can have is no context: one person
         writes about many entities."""
         out: set[str] = set()
-        _, domain = _address_parts(address)
+        _, domain = address_parts(address)
         if domain and domain not in self.cfg.webmail_domains:
             out.add(f"{CONTEXT}d:{domain}")
         for source, always in ((sender, False), (location.split(",")[0], True)):
@@ -370,7 +371,7 @@ class EntityExtractor:
         return [tuple(sorted(c | context)) for c in clusters]
 
 
-def _address_parts(value: str) -> tuple[str, str]:
+def address_parts(value: str) -> tuple[str, str]:
     """ "Sage <reservations@sagekingston.ca>" -> ("reservations", "sagekingston.ca")."""
     if "@" not in value:
         return "", ""
@@ -379,7 +380,7 @@ def _address_parts(value: str) -> tuple[str, str]:
     return local, value[at + 1:].strip(" >").lower()
 
 
-def _display_name(value: str) -> str:
+def display_name(value: str) -> str:
     """ "Hillside Animal Clinic <front@…>" -> "Hillside Animal Clinic"."""
     first = value.split(",")[0] if "<" not in value else value[:value.index("<")]
     first = first.strip().strip('"').strip()
