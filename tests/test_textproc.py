@@ -51,9 +51,32 @@ def _expansions(analyzer: Analyzer, question: str) -> dict[str, float]:
     pytest.param("$14,850", "Total: 14850.00", id="thousands-and-cents"),
     pytest.param("owners manual", "Owner's Manual", id="possessive"),
     pytest.param("vaccinations", "vaccinated", id="stemming"),
+    pytest.param("who babysat", "Chloe can babysit", id="irregular-past-babysat"),
+    pytest.param("when did we buy the couch", "we bought the couch", id="irregular-past-bought"),
+    pytest.param("how much was paid", "you pay monthly", id="irregular-past-paid"),
+    pytest.param("the car was stolen", "someone steals cars", id="irregular-participle-stolen"),
 ])
 def test_word_forms_meet(analyzer, asked, written):
     assert set(analyzer.tokens(asked)) <= set(analyzer.tokens(written))
+
+
+@pytest.mark.parametrize("text, not_read_as", [
+    pytest.param("Sat 12th from 18:30", "sit", id="sat-is-saturday"),
+    pytest.param("turn left at the school", "leav", id="left-is-a-direction"),
+    pytest.param("a rose for Grandma", "rise", id="rose-is-a-flower"),
+])
+def test_past_forms_that_are_also_everyday_words_keep_their_own_meaning(analyzer, text, not_read_as):
+    assert not_read_as not in analyzer.tokens(text)
+
+
+def test_the_index_is_rebuilt_when_the_synonym_file_changes(tmp_path):
+    from brainquery.query.index_state import config_key
+    path = tmp_path / "synonyms.toml"
+    path.write_text('[stems]\nbaker = "bake"\n')
+    config = dataclasses.replace(CONFIG, text=dataclasses.replace(CONFIG.text, synonyms_file=str(path)))
+    before = config_key(config)
+    path.write_text('[stems]\nbaker = "bake"\nroofer = "roof"\n')
+    assert config_key(config) != before
 
 
 @pytest.mark.parametrize("word", [

@@ -50,6 +50,25 @@ def test_the_gross_total_follows_the_net_one():
     assert answer_of(text, "how much was the netpresse invoice", "amount").shown == "56,02 €"
 
 
+def test_a_labelled_value_yields_to_the_line_the_question_names():
+    text = ("Network: Lindenhof\nPassword: quiet-harbour-4410\n"
+            "Guest network: Lindenhof-Gast / visitor-lantern-88\nPrinter on the 2.4 GHz band.")
+    assert answer_of(text, "whats the guest wifi pasword", "password").shown == "visitor-lantern-88"
+    assert answer_of(text, "whats the wifi password", "password").shown == "quiet-harbour-4410"
+
+
+def test_a_title_that_holds_the_date_asked_for_answers_when():
+    text = "March 3, 2024 - chimney swept and capped\n\nSweep: Ash & Ember\nNext sweep in two years."
+    weights = {t: w for t, w in ANALYZER.query_terms("when was the chimney swept")}
+    found = extract(text, "date", weights, ANALYZER.tokens_many, CFG.answer,
+                    title="March 3, 2024 - chimney swept and capped")
+    assert found.shown == "March 3, 2024"
+    # A title with no date stays out of the answer: it only repeats what the page is.
+    found = extract("Chimney\nSwept on March 3, 2024 by Ash & Ember.", "date", weights,
+                    ANALYZER.tokens_many, CFG.answer, title="Chimney")
+    assert found.text.startswith("Swept on")
+
+
 def test_a_zone_name_is_not_read_as_am():
     spans = dict(CFG.answer.spans)
     assert re.findall(spans["time"], "Starts Friday 20 November 2026 13:30 America/Chicago") == ["13:30"]

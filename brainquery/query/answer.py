@@ -114,8 +114,11 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
     only repeat the title, and quoted reply lines, are never the answer.
     """
     every = split_with_speakers(strip_quoted(text))
-    # A one-line note is its own title: then the title line is the answer.
-    pairs = [p for p in every if not _is_header(p[0], title)] or every
+    kinds, spans = _compiled(cfg)
+    span = spans.get(kind) if kind else None
+    # A one-line note is its own title: then the title line is the answer. So is a title
+    # that holds the value asked for ("Jan 8, 2023 - new mesh Wi-Fi set up" for "when").
+    pairs = [p for p in every if _answerable_line(p[0], title, span)] or every
     if not pairs:
         return Extract("", None, 0.0)
     token_sets = [set(t) for t in tokenize([s for s, _ in pairs])]
@@ -137,8 +140,6 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
             # question's words: the question may be about someone else's story.
             return Extract("", None, 0.0)
     sentences = [s for s, _ in pairs]
-    kinds, spans = _compiled(cfg)
-    span = spans.get(kind) if kind else None
     cue = dict(kinds).get(kind) if kind else None
     # A question in the text restates the question's words but does not answer it.
     overlap = overlap * np.where([s.rstrip().endswith("?") for s in sentences], cfg.question_sentence_factor, 1.0)
@@ -169,12 +170,16 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
     label_near[1:] |= has_label[:-1]
     labelled_value = label_near & (has_span > 0)
     label_bonus = cfg.value_label_bonus * labelled_value
-    if kind in cfg.total_kinds:
+    named = _named_lines(token_sets, found, term_weights, cfg) if span else np.zeros(len(sentences), dtype=bool)
+    if kind not in cfg.total_kinds and named.any():
+        # "The guest wifi password": the line the question names holds it, not the one
+        # labelled "Password:".
+        label_bonus = cfg.value_label_bonus * named
+    elif kind in cfg.total_kinds:
         # "How much did the water heater cost": the document is about the water heater, the
         # total is the answer; "how much was the deposit" names a line of its own, which
         # then is the labelled value. What is still owed ("Balance due" after a deposit)
         # answers only a question about what is owed.
-        named = _named_lines(token_sets, found, term_weights, cfg)
         if named.any():
             label_bonus = cfg.value_label_bonus * cfg.total_label_weight * named
         else:
@@ -333,8 +338,14 @@ def strip_quoted(text: str) -> str:
 _HEADER = re.compile(r"^(subject|from|to|cc|date|sent):", re.IGNORECASE)
 
 
-def _is_header(sentence: str, title: str) -> bool:
-    return bool(_HEADER.match(sentence)) or (bool(title) and sentence.strip().lower() == title.strip().lower())
+def _answerable_line(sentence: str, title: str, span: re.Pattern | None) -> bool:
+    """Not a mail header line, nor a line that only repeats the title unless it holds a
+    value of the kind asked for."""
+    if _HEADER.match(sentence):
+        return False
+    if title and sentence.strip().lower() == title.strip().lower():
+        return span is not None and span.search(sentence) is not None
+    return True
 
 
 def _term_weight(token_sets: Sequence[set[str]], term_weights: dict[str, float]) -> np.ndarray:

@@ -28,6 +28,16 @@ LAST_INGEST_FILE = "last_ingest.json"   # beside the index: the latest ingest's 
 FORMAT = 10  # 6: a message's sender names join its words for BM25; 7-8: calendar fields; 9: entities; 10: surnames, senders
 
 
+def _file_digest(name: str) -> str:
+    if not name:
+        return ""
+    from ingest.config import config_file
+    try:
+        return hashlib.sha256(config_file(name).read_bytes()).hexdigest()
+    except OSError:
+        return ""     # the analyzer reports a missing file when it loads
+
+
 def generation(state: dict[str, Any]) -> int:
     try:
         return int(state.get(GENERATION_KEY) or 0)
@@ -43,10 +53,11 @@ def _extraction_settings(config: Config) -> tuple:
 
 
 def config_key(config: Config) -> str:
-    """Index settings that change the cached arrays: another config means a rebuild."""
+    """Index settings that change the cached arrays: another config means a rebuild. The
+    synonyms file counts by its content: its `[stems]` change every document's words."""
     parts = (config.text, config.bm25, config.graph, config.embedding, config.scoring.undated_date_sources,
              config.scoring.attachment_context_chars,
-             config.answer.spans, _extraction_settings(config))
+             config.answer.spans, _extraction_settings(config), _file_digest(config.text.synonyms_file))
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
 
 
