@@ -231,6 +231,8 @@ class TypeWeightSection:
 @dataclasses.dataclass(frozen=True)
 class AnswerSection:
     max_sentences: int
+    wrapped_line_chars: int
+    label_rivals: tuple[tuple[str, str], ...]
     issuer_kinds: tuple[str, ...]
     issuer_types: tuple[str, ...]
     max_chars: int
@@ -286,6 +288,10 @@ class AnswerSection:
         unknown = sorted({kind for kind, _ in (*self.kind_heads, *self.kinds)} - {kind for kind, _ in self.spans})
         if unknown:
             raise ConfigError(f"config key answer.kinds names kind(s) with no span pattern: {', '.join(unknown)}")
+        unlabelled = sorted({rival for _, rival in self.label_rivals} - {kind for kind, _ in self.value_labels})
+        if unlabelled:
+            raise ConfigError(f"config key answer.label_rivals names kind(s) with no value label: "
+                              f"{', '.join(unlabelled)}")
 
 
 @dataclasses.dataclass(frozen=True)

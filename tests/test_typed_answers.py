@@ -10,7 +10,7 @@ import pytest
 from conftest import REALDATA, requires_realdata
 
 from brainquery import Brain
-from brainquery.query.answer import expected_kind, extract
+from brainquery.query.answer import expected_kind, extract, split_with_speakers
 from brainquery.config import load_config
 from brainquery.textproc import Analyzer
 
@@ -111,6 +111,8 @@ def test_who_did_a_job_billed_by_mail_is_the_business_that_billed_it(tmp_path):
     ("What do we owe the electric company?", "amount"),
     ("What did the July statement come to?", "amount"),
     ("what did the roofer want for the job", "amount"),
+    ("Who babysat the kids when we went to the wedding?", "name"),
+    ("Who looked after the dog when we were away, and their phone?", "phone"),
 ])
 def test_the_kind_of_value_a_question_asks_for(question, kind):
     assert expected_kind(question, CFG.answer) == kind
@@ -211,3 +213,20 @@ def test_the_confidence_is_the_fitted_probability_of_being_right(asked_corpus):
 def test_titles_and_initials_end_no_sentence(text, sentences):
     from brainquery.query.answer import split_sentences
     assert split_sentences(text) == sentences
+
+
+def test_a_hard_wrapped_mail_paragraph_is_read_as_one_text():
+    text = ("Hi both,\n\nMarta from next door (Marta Kowal, 07700 900555) can sit with the kids on Saturday\n"
+            "14th from 19:00 so we can go to the concert. She charges £11 an hour.\n"
+            "- bedtime 8pm\n- snacks in the blue tin\nCheers,\nJ.")
+    found = answer_of(text, "who is sitting with the kids on saturday the 14th", "name")
+    assert "Marta Kowal" in found.text and "14th from 19:00" in found.text
+    # List items, a short line and a capitalised line keep their own lines.
+    assert split_with_speakers(text, CFG.answer.wrapped_line_chars)[-4:] == [
+        ("- bedtime 8pm", None), ("- snacks in the blue tin", None), ("Cheers,", None), ("J.", None)]
+
+
+def test_a_value_under_another_kinds_label_is_not_the_one_asked_for():
+    text = "Installed Kestrel ProLine KP50-40NV water heater, 50 gallons, serial 2401A118734998."
+    assert answer_of(text, "water heater model #", "model").shown == "KP50-40NV"
+    assert answer_of(text, "water heater serial number", "serial").shown == "2401A118734998"

@@ -23,6 +23,9 @@ _SPEAKER = re.compile(r"^[ \t]*([A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*){0,2}):[ \t
 _SENTENCE_END = re.compile(_NOT_AN_END + r"(?<!\b[A-Z]\.)(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])"
                            r"|\n\s*\n|\n(?=\s*[-*•]\s)|\n(?=[A-Z][\w /&-]{0,40}:)")
 _SPACE = re.compile(r"\s+")
+_ENDS_LINE = re.compile(r"[.!?:;]\s*$")
+_GOES_ON = re.compile(r"\s*[a-z0-9(£$€]")
+_LIST_ITEM = re.compile(r"\s*(?:[-*•]|\d{1,2}[.)])\s")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -62,11 +65,12 @@ def split_sentences(text: str) -> list[str]:
     return [s for s, _ in split_with_speakers(text)]
 
 
-def split_with_speakers(text: str) -> list[tuple[str, str | None]]:
+def split_with_speakers(text: str, wrapped_line_chars: int = 0) -> list[tuple[str, str | None]]:
     """Sentences with who says them: a transcript's line "Caroline: ..." is Caroline's,
-    every sentence of it; elsewhere None."""
+    every sentence of it; elsewhere None. With `wrapped_line_chars`, a hard-wrapped
+    paragraph (see `unwrap`) is read as the one text it is."""
     out = []
-    for block in text.split("\n"):
+    for block in (unwrap(text, wrapped_line_chars) if wrapped_line_chars else text).split("\n"):
         match = _SPEAKER.match(block)
         speaker = match.group(1).casefold() if match else None
         for piece in _SENTENCE_END.split(block):
@@ -74,6 +78,22 @@ def split_with_speakers(text: str) -> list[tuple[str, str | None]]:
             if len(piece) > 1:
                 out.append((piece, speaker))
     return out
+
+
+def unwrap(text: str, min_chars: int) -> str:
+    """Plain-text mail is wrapped at ~72 columns, mid-sentence: "can babysit Leo on Saturday" /
+    "12th from 18:30". A line at least `min_chars` long that ends without a stop joins the
+    next when that one goes on in lower case or with a number; a list item, a "Label:" line,
+    a blank line or a capitalised line (a new item, heading or name) keeps its own."""
+    lines = text.split("\n")
+    out = [lines[0]] if lines else []
+    for previous, line in zip(lines, lines[1:]):
+        if (len(previous.rstrip()) >= min_chars and not _ENDS_LINE.search(previous)
+                and _GOES_ON.match(line) and not _LIST_ITEM.match(line)):
+            out[-1] = out[-1].rstrip() + " " + line.strip()
+        else:
+            out.append(line)
+    return "\n".join(out)
 
 
 def _asked_just_before(pairs: Sequence[tuple[str, str | None]], overlap: np.ndarray) -> np.ndarray:
@@ -113,7 +133,7 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
     plus `kind_bonus` when it holds a span of the kind the question wants. Headers that
     only repeat the title, and quoted reply lines, are never the answer.
     """
-    every = split_with_speakers(strip_quoted(text))
+    every = split_with_speakers(strip_quoted(text), cfg.wrapped_line_chars)
     kinds, spans = _compiled(cfg)
     span = spans.get(kind) if kind else None
     # A one-line note is its own title: then the title line is the answer. So is a title
@@ -153,7 +173,8 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
     context = np.zeros_like(overlap)
     context[1:] += overlap[:-1]
     context[:-1] += overlap[1:]
-    found = [_longest(span, s) if span else None for s in sentences]
+    rival = _rival_label(cfg, kind)
+    found = [_longest(span, s, rival) if span else None for s in sentences]
     has_span = np.array([f is not None for f in found], dtype=np.float64)
     # Among equally good sentences the one with the most specific span wins ("16x25x4"
     # over "16x25").
@@ -375,6 +396,18 @@ def snippet(text: str, term_weights: dict[str, float], tokenize: Callable[[Seque
     return out if len(out) <= limit else out[:limit - 1].rstrip() + "…"
 
 
-def _longest(span: re.Pattern, sentence: str) -> str | None:
-    matches = [m.group(0) for m in span.finditer(sentence)]
+def _longest(span: re.Pattern, sentence: str, rival: re.Pattern | None = None) -> str | None:
+    """The longest span in `sentence`, skipping one that another kind's label names
+    ("serial 2401A118734" is no model number)."""
+    matches = [m.group(0) for m in span.finditer(sentence)
+               if rival is None or not rival.search(sentence, 0, m.start())]
     return max(matches, key=len) if matches else None
+
+
+@lru_cache(maxsize=32)
+def _rival_label(cfg: AnswerSection, kind: str | None) -> re.Pattern | None:
+    """The labels of kinds whose values look alike, right before a span: "serial: " when a
+    model number is asked."""
+    rivals = {r for k, r in cfg.label_rivals if k == kind}
+    others = [pattern for other, pattern in cfg.value_labels if other in rivals]
+    return re.compile(rf"(?:{'|'.join(others)})\W{{0,3}}$", re.IGNORECASE) if others and kind else None
