@@ -131,6 +131,7 @@ class ScoringSection:
     coord_power: float
     coverage_prior_chunks: float
     coverage_prior_df_share: float
+    coverage_name_share: float
     relevant_share: float
     relevant_coverage_share: float
     off_topic_factor: float

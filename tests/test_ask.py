@@ -196,6 +196,28 @@ def test_a_floor_too_low_does_not_bury_the_old_invoice(tmp_path):
     assert top.scores["decay"] >= floor - 1e-9, (top.scores["decay"], floor)
 
 
+@pytest.mark.parametrize("question", ["When was Ada's last dental appointment?",
+                                      "when was ada's last dental appointment"])
+def test_a_document_about_someone_else_does_not_answer_for_the_person_named(tmp_path, question):
+    # Both children's names are everywhere in a family's mail, so their IDF is low: the
+    # other child's appointment, which holds the rarer "dental", would outrank Ada's.
+    folder = household(tmp_path / "in")
+    for n, (child, other) in enumerate((("Ada", "Theo"), ("Theo", "Ada"), ("Ada", "Theo"), ("Theo", "Ada"))):
+        mail(folder, f"school-{n}.eml", ASK_NOW - timedelta(days=20 + 9 * n), f"{child} and {other} this week",
+             f"{child} has soccer on Tuesday and {other} has art club; both bring water bottles.")
+    for n in range(2):
+        mail(folder, f"insurance-{n}.eml", ASK_NOW - timedelta(days=60 + 30 * n), "Your dental insurance",
+             "The dental plan cards for the family are enclosed.", sender="cards@insurer.example")
+    mail(folder, "ada-checkup.eml", ASK_NOW - timedelta(days=150), "Ada - checkup done",
+         "Ada's appointment with Dr. Brandt went well today. No cavities.",
+         sender="frontdesk@lakeview.example")
+    mail(folder, "theo-dental.eml", ASK_NOW - timedelta(days=10), "Appointment confirmation: Theo",
+         "Theo's dental appointment (cleaning and exam) is confirmed for next Thursday at 10:00 AM.",
+         sender="frontdesk@lakeview.example")
+    result = ingested(tmp_path, folder).ask(question, now=ASK_NOW)
+    assert Path(result.results[0].source).name == "ada-checkup.eml", [s.source for s in result.results]
+
+
 def test_new_in_the_question_is_not_a_recency_cue(tmp_path):
     folder = household(tmp_path / "in")
     mail(folder, "water-heater-invoice.eml", datetime(2024, 2, 9, 15, tzinfo=UTC),

@@ -62,7 +62,7 @@ class AmbiguityFinder:
     def find(self, question: str, hybrid: np.ndarray, window_words: set[str]) -> Ambiguity | None:
         """`hybrid`: each chunk's hybrid score for the question (-inf: not a candidate,
         e.g. written after `now`)."""
-        names = self._names(question, window_words)
+        names = self.names(question, window_words)
         if not names:
             return None
         doc_scores = self._doc_scores(hybrid)
@@ -101,7 +101,7 @@ class AmbiguityFinder:
         return out
 
     # ---- the names -----------------------------------------------------------------
-    def _names(self, question: str, when: set[str]) -> list[tuple[str, bool]]:
+    def names(self, question: str, when: set[str]) -> list[tuple[str, bool]]:
         """The question's names; a word that named its time window ("Thanksgiving") is a
         time, not an entity."""
         words = self.extractor.word_re.findall(question)

@@ -17,7 +17,7 @@ import numpy as np
 
 from . import answer as answers
 from .ambiguity import Ambiguity, AmbiguityFinder, describe, qualified_question, qualifier
-from .entities import address_parts, display_name
+from .entities import address_parts, display_name, name_key
 from .anchor import anchored_window, find_anchor
 from ..storage.chunking import join_chunks
 from ..config import Config
@@ -395,8 +395,10 @@ class Asker:
         hybrid[not_yet] = -np.inf
         window_words = self._window_words(route.window, self.analyzer.words)
         subject = set() if route.window is None else set(self.analyzer.tokens(route.window.subject))
+        names = self._asked_names(question, window_words | subject)
         prior = dict(prior_chunks=scoring.coverage_prior_chunks,
-                     prior_df_share=scoring.coverage_prior_df_share)
+                     prior_df_share=scoring.coverage_prior_df_share,
+                     names=names, name_share=scoring.coverage_name_share)
         topic = TopicTerms.of(question, self.analyzer, index.bm25,
                               self._question_words | window_words, self._type_hints, subject, **prior)
         if not topic.terms and window_words:
@@ -407,6 +409,14 @@ class Asker:
                      bm25_all=bm25_all, cosine_all=np.asarray(cosine_all, dtype=np.float64),
                      hybrid_all=hybrid, topic=topic,
                      kind=answers.expected_kind(question, self.config.answer))
+
+    def _asked_names(self, question: str, when: set[str]) -> set[str]:
+        """The stemmed names the question asks about: written capitalised mid-question, or
+        an owner ("ada's dentist"). A lower-case word the documents happen to capitalise
+        ("kids", from "Kids Club") is not one."""
+        owners = {name_key(w) for w in _POSSESSIVE.findall(question)}
+        return {t for word, capitalised in self._ambiguity.names(question, when)
+                if capitalised or name_key(word) in owners for t in self.analyzer.tokens(word)}
 
     def _weighted_terms(self, question: str) -> list[tuple[str, float]]:
         """The analyzer's query terms, with the owner of a possessive ("ada's") weighted up."""
