@@ -133,6 +133,9 @@ def test_junk_runs_are_not_words(analyzer):
     pytest.param("next appt", "appointment", id="abbreviation"),
     pytest.param("car insurance", "vehicle", id="car-to-vehicle"),
     pytest.param("how much was the last bill", "statement invoice", id="bill-to-statement"),
+    pytest.param("when did we buy the washing machine", "order", id="buy-to-order"),
+    pytest.param("who fitted our boiler", "installation", id="fitted-to-installation"),
+    pytest.param("what's the excess on the house insurance", "deductible", id="excess-to-deductible"),
 ])
 def test_questions_are_expanded_with_synonyms(analyzer, question, also_searched):
     expansions = _expansions(analyzer, question)
