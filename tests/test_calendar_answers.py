@@ -88,6 +88,14 @@ def test_a_week_window_finds_the_moved_occurrence(piano_brain):
     assert "December 3, 2026" in result.answer and "moved from" in result.answer
 
 
+def test_the_final_lesson_is_the_last_occurrence_of_the_series(piano_brain):
+    # "final" asks which occurrence, like "next" and "last": it is no word the event must hold.
+    result = piano_brain.ask("When is Harper's final piano lesson?", now=NOW)
+    assert result.answer_kind == "occurrence", (result.answer, result.coverage)
+    assert [o["start"][:10] for o in result.occurrences] == ["2027-05-25"]
+    assert result.coverage == piano_brain.ask("When is Harper's piano lesson?", now=NOW).coverage
+
+
 def test_where_is_answered_by_the_location(piano_brain):
     result = piano_brain.ask("Where is the piano studio?", now=NOW)
     assert result.answer == "Okafor Music Studio, 41 Elm St"
