@@ -234,6 +234,7 @@ class AnswerSection:
     max_sentences: int
     wrapped_line_chars: int
     label_rivals: tuple[tuple[str, str], ...]
+    sentence_head: str
     issuer_kinds: tuple[str, ...]
     issuer_types: tuple[str, ...]
     max_chars: int
@@ -274,7 +275,7 @@ class AnswerSection:
 
     def __post_init__(self) -> None:
         # A bad regex fails here, when the config is read, not at the first question.
-        for key in ("total_label", "owed_label", "owed_cue"):
+        for key in ("total_label", "owed_label", "owed_cue", "sentence_head"):
             try:
                 re.compile(getattr(self, key))
             except re.error as err:

@@ -89,6 +89,21 @@ def test_the_answer_is_the_value_with_its_sentence_as_evidence(tmp_path):
     assert result["evidence"]["source"].endswith("2026-03-02-aws-invoice.txt")
 
 
+def test_who_to_call_is_the_person_beside_the_number(tmp_path):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "2026-03-02-tournament.txt").write_text(
+        "Date: 2026-03-02\nSpring tournament in Kingston\nGames start Saturday at 9 am.\n"
+        "Hotel rooms: call our team manager Nadia Petrov (613-555-0163) by March 20.\n", encoding="utf-8")
+    brain = Brain(tmp_path / "store")
+    brain.ingest([docs], now=NOW)
+    who = brain.ask("Who should I call about the hotel rooms for the tournament?", now=NOW)
+    assert "Nadia Petrov" in who.answer and "613-555-0163" in who.answer, who.answer
+    assert who.answer_kind == "sentence"
+    number = brain.ask("What number do I call about the hotel rooms?", now=NOW)
+    assert number.answer == "613-555-0163" and number.answer_kind == "phone"
+
+
 def test_who_did_a_job_billed_by_mail_is_the_business_that_billed_it(tmp_path):
     (tmp_path / "bill.eml").write_text(
         "From: Badger State Mechanical <billing@badgerstate.example>\nTo: Sam <sam@example.org>\n"

@@ -51,7 +51,7 @@ def expected_kind(question: str, cfg: AnswerSection) -> str | None:
     the electric bill due": a date, though it names a bill), else the first cue that
     matches, or None."""
     for kind, pattern in cfg.kind_heads:
-        if _compiled_regex(pattern).search(question):
+        if compiled_regex(pattern).search(question):
             return kind
     kinds, _ = _compiled(cfg)
     for kind, pattern in kinds:
@@ -260,12 +260,12 @@ def _named_lines(token_sets: list[set[str]], found: list[str | None], term_weigh
 
 
 def _labelled(sentences: Sequence[str], pattern: str) -> np.ndarray:
-    regex = _compiled_regex(pattern)
+    regex = compiled_regex(pattern)
     return np.array([bool(regex.search(s)) for s in sentences], dtype=bool)
 
 
 @lru_cache(maxsize=16)
-def _compiled_regex(pattern: str) -> re.Pattern:
+def compiled_regex(pattern: str) -> re.Pattern:
     return re.compile(pattern, re.IGNORECASE)
 
 

@@ -252,7 +252,9 @@ class Asker:
         # lead of the best score over the next, never negative.
         scores = sorted((r.score for r in ranked), reverse=True)
         margin = (scores[0] - scores[1]) / scores[0] if len(scores) > 1 and scores[0] > 0 else 1.0
-        value_answer = (kind in self.config.answer.value_answers or relative is not None) and bool(extract.shown)
+        # "Who do I call about the hotel rooms?" wants the person beside the number: the line.
+        value_answer = ((kind in self.config.answer.value_answers or relative is not None) and bool(extract.shown)
+                        and not answers.compiled_regex(self.config.answer.sentence_head).search(question))
         meta = self.index.docs[top.doc]
         evidence = {"text": extract.text, "source": str(meta.get("source", "")),
                     "title": str(meta.get("title", "")), "doc_type": str(meta.get("doc_type", "")),
