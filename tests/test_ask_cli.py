@@ -150,7 +150,7 @@ def test_a_value_answer_shows_the_sentence_it_came_from(asked_corpus, capsys):
                  "--now", DAY]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[1] == "A: 16x25x4"
-    assert "Media filter 16x25x4 MERV 11" in lines[2] and "Badger State Mechanical" in lines[2]
+    assert "16x25x4 MERV 11" in lines[2] and "Badger State Mechanical" in lines[2]
 
 
 def test_questions_from_stdin_are_answered_in_order(asked_corpus, capsys, monkeypatch):
