@@ -132,6 +132,7 @@ class ScoringSection:
     coverage_prior_chunks: float
     coverage_prior_df_share: float
     coverage_name_share: float
+    coverage_name_max_df_share: float
     relevant_share: float
     relevant_coverage_share: float
     off_topic_factor: float

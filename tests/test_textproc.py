@@ -301,6 +301,28 @@ def test_a_several_word_synonym_covers_a_question_word_only_whole(analyzer):
     assert 0.0 < coverage[1] < 1.0 and 0.0 < coverage[2] < 1.0
 
 
+def test_a_name_asked_about_weighs_as_much_as_the_rarest_word_unless_it_is_everywhere(analyzer):
+    from brainquery.query.bm25 import SparseBM25
+    from brainquery.query.coverage import TopicTerms
+    question = "when was ada's dental checkup"
+    ask = dict(ignore={"when"}, names={"ada"}, name_share=1.0, name_max_df_share=0.5)
+
+    def weights(docs):
+        bm25 = SparseBM25(CONFIG.bm25).fit([analyzer.tokens(d) for d in docs])
+        topic = TopicTerms.of(question, analyzer, bm25, **ask)
+        plain = TopicTerms.of(question, analyzer, bm25, ignore={"when"})
+        return dict(zip(topic.terms, topic.weights)), dict(zip(plain.terms, plain.weights))
+
+    family = ["Ada has soccer", "Ada and Theo: art club", "Theo's dental checkup", "Ada's reading log",
+              "The dental plan cards", "Biscuit's walk", "Grocery list", "Bins go out Sunday"]
+    boosted, plain = weights(family)
+    assert plain["ada"] < plain["checkup"] and boosted["ada"] == pytest.approx(max(plain.values()))
+    # A chat where Ada speaks on every page: her name tells no page from another.
+    chat = [f"Ada: page {n} of our chat" for n in range(6)] + ["Ada: the dental checkup", "Sam: ok"]
+    boosted, plain = weights(chat)
+    assert boosted["ada"] == pytest.approx(plain["ada"])
+
+
 def test_our_english_stopwords_are_scikit_learns():
     # Our own copy, so a question is analysed without loading scikit-learn (issue 11).
     from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS

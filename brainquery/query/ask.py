@@ -400,7 +400,8 @@ class Asker:
         names = self._asked_names(question, window_words | subject)
         prior = dict(prior_chunks=scoring.coverage_prior_chunks,
                      prior_df_share=scoring.coverage_prior_df_share,
-                     names=names, name_share=scoring.coverage_name_share)
+                     names=names, name_share=scoring.coverage_name_share,
+                     name_max_df_share=scoring.coverage_name_max_df_share)
         topic = TopicTerms.of(question, self.analyzer, index.bm25,
                               self._question_words | window_words, self._type_hints, subject, **prior)
         if not topic.terms and window_words:

@@ -46,14 +46,16 @@ class TopicTerms:
            ignore: set[str], type_hints: dict[str, np.ndarray] | None = None,
            window_subject: set[str] = frozenset(),
            prior_chunks: float = 0.0, prior_df_share: float = 0.0,
-           names: set[str] = frozenset(), name_share: float = 0.0) -> "TopicTerms":
+           names: set[str] = frozenset(), name_share: float = 0.0,
+           name_max_df_share: float = 1.0) -> "TopicTerms":
         """`ignore`: stemmed words that are not topic words (question words, the window's);
         `window_subject`: the stemmed words of the window that are also its subject.
         `prior_chunks`, `prior_df_share`: the prior the IDF weights are smoothed with (0:
         the store's own IDF). `names`: the stemmed names the question asks about; each
         weighs at least `name_share` of its rarest word (a household member's name is in
-        half the store, so its IDF is low, yet a document about someone else does not
-        answer "when was Ada's last dentist appointment")."""
+        a good share of the store, so its IDF is low, yet a document about someone else
+        does not answer "when was Ada's last dentist appointment"), unless more than
+        `name_max_df_share` of the chunks hold it."""
         terms = analyzer.query_terms(question)
         base = [t for t in dict.fromkeys(t for t, w in terms if w >= 1.0) if t not in ignore]
         own_alternatives = {t: analyzer.synonyms(t) for t in base}
@@ -79,7 +81,9 @@ class TopicTerms:
         df = np.diff(bm25.weights_.indptr)
         counts = np.array([df[bm25.vocab_[t]] if t in bm25.vocab_ else 0 for t in base], dtype=np.float64)
         weights = topic_idf(counts, bm25.n_docs, bm25.cfg.idf, prior_chunks, prior_df_share)
-        named = np.array([t in names for t in base], dtype=bool)
+        # A name on most chunks (the two speakers of a transcript) tells no document from
+        # another: it keeps its own weight.
+        named = np.array([t in names for t in base], dtype=bool) & (counts <= name_max_df_share * bm25.n_docs)
         if named.any() and weights.size:
             weights = np.where(named, np.maximum(weights, name_share * weights.max()), weights)
         wholes = []   # (term index, vocabulary columns of a several-word synonym)
