@@ -69,6 +69,13 @@ def test_a_title_that_holds_the_date_asked_for_answers_when():
     assert found.text.startswith("Swept on")
 
 
+def test_a_markdown_heading_is_what_the_lines_under_it_are_about_not_an_answer():
+    text = "# Gift ideas\n\n- Mira: watercolor set, graphic novels\n- Jonas: Lego space set, headlamp\n"
+    weights = {t: w for t, w in ANALYZER.query_terms("gift ideas for jonas?")}
+    found = extract(text, None, weights, ANALYZER.tokens_many, CFG.answer, title="Gift ideas")
+    assert "Lego space set" in found.text and "#" not in found.text
+
+
 def test_a_zone_name_is_not_read_as_am():
     spans = dict(CFG.answer.spans)
     assert re.findall(spans["time"], "Starts Friday 20 November 2026 13:30 America/Chicago") == ["13:30"]

@@ -357,14 +357,16 @@ def strip_quoted(text: str) -> str:
     """A reply without the lines it quotes (and the "On … wrote:" before them)."""
     return _QUOTED.sub("", text)
 _HEADER = re.compile(r"^(subject|from|to|cc|date|sent):", re.IGNORECASE)
+_HEADING = re.compile(r"^#{1,6}\s")
 
 
 def _answerable_line(sentence: str, title: str, span: re.Pattern | None) -> bool:
-    """Not a mail header line, nor a line that only repeats the title unless it holds a
-    value of the kind asked for."""
+    """Not a mail header line, nor a line that only repeats the title or is a heading
+    ("# Gift ideas": what the lines under it are about) unless it holds a value of the
+    kind asked for."""
     if _HEADER.match(sentence):
         return False
-    if title and sentence.strip().lower() == title.strip().lower():
+    if (title and sentence.strip().lower() == title.strip().lower()) or _HEADING.match(sentence):
         return span is not None and span.search(sentence) is not None
     return True
 
