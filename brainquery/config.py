@@ -236,6 +236,7 @@ class AnswerSection:
     wrapped_line_chars: int
     label_rivals: tuple[tuple[str, str], ...]
     sentence_head: str
+    undated_year_lookback_days: int
     issuer_kinds: tuple[str, ...]
     issuer_types: tuple[str, ...]
     max_chars: int

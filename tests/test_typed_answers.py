@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import datetime, timezone
+from datetime import date, datetime, timezone
 
 import pytest
 from conftest import REALDATA, requires_realdata
 
 from brainquery import Brain
-from brainquery.query.answer import expected_kind, extract, split_with_speakers
+from brainquery.query.answer import expected_kind, extract, split_with_speakers, year_of
 from brainquery.config import load_config
 from brainquery.textproc import Analyzer
 
@@ -76,6 +76,18 @@ def test_a_markdown_heading_is_what_the_lines_under_it_are_about_not_an_answer()
     assert "Lego space set" in found.text and "#" not in found.text
 
 
+@pytest.mark.parametrize("shown, written, year", [
+    pytest.param("21 August", date(2023, 6, 21), 2023, id="a-letter-about-the-coming-summer"),
+    pytest.param("12 Oct", date(2026, 10, 20), 2026, id="a-receipt-about-last-week"),
+    pytest.param("Dec 25", date(2026, 1, 10), 2025, id="a-note-about-the-christmas-just-gone"),
+    pytest.param("Mar 3", date(2026, 11, 20), 2027, id="next-spring"),
+    pytest.param("Jan 8, 2023", date(2026, 1, 1), None, id="the-year-is-written"),
+    pytest.param("05/12/29", date(2026, 1, 1), None, id="a-two-digit-year-is-written"),
+])
+def test_a_date_written_without_its_year_takes_its_documents(shown, written, year):
+    assert year_of(shown, written, CFG.answer.undated_year_lookback_days) == year
+
+
 def test_a_zone_name_is_not_read_as_am():
     spans = dict(CFG.answer.spans)
     assert re.findall(spans["time"], "Starts Friday 20 November 2026 13:30 America/Chicago") == ["13:30"]
@@ -134,6 +146,7 @@ def test_who_did_a_job_billed_by_mail_is_the_business_that_billed_it(tmp_path):
     ("What did the July statement come to?", "amount"),
     ("what did the roofer want for the job", "amount"),
     ("Who babysat the kids when we went to the wedding?", "name"),
+    ("What year did we go camping in the Lakes?", "date"),
     ("Who looked after the dog when we were away, and their phone?", "phone"),
 ])
 def test_the_kind_of_value_a_question_asks_for(question, kind):

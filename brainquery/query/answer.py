@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 import collections
 import re
-from datetime import datetime
+from datetime import date, datetime, timedelta
 from functools import lru_cache
 from typing import Callable, Sequence
 
@@ -23,6 +23,7 @@ _SPEAKER = re.compile(r"^[ \t]*([A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*){0,2}):[ \t
 _SENTENCE_END = re.compile(_NOT_AN_END + r"(?<!\b[A-Z]\.)(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])"
                            r"|\n\s*\n|\n(?=\s*[-*•]\s)|\n(?=[A-Z][\w /&-]{0,40}:)")
 _SPACE = re.compile(r"\s+")
+_YEAR = re.compile(r"\b\d{4}\b|['’]\d{2}\b|\d{1,2}[/.-]\d{1,2}[/.-]\d{2}\b")
 _ENDS_LINE = re.compile(r"[.!?:;]\s*$")
 _GOES_ON = re.compile(r"\s*[a-z0-9(£$€]")
 _LIST_ITEM = re.compile(r"\s*(?:[-*•]|\d{1,2}[.)])\s")
@@ -375,6 +376,26 @@ def _term_weight(token_sets: Sequence[set[str]], term_weights: dict[str, float])
     """The weight of the question's terms each sentence holds."""
     return np.array([sum(term_weights.get(t, 0.0) for t in tokens) for tokens in token_sets],
                     dtype=np.float64)
+
+
+def year_of(shown: str, written: date, lookback_days: int) -> int | None:
+    """The year of a date written without one ("21 August" in a letter of June 2023): the
+    first such day from `lookback_days` before the document on. None when `shown` has a
+    year, or is no day and month."""
+    if _YEAR.search(shown) or not any(c.isdigit() for c in shown):
+        return None
+    from dateutil.parser import parse as parse_date   # loads with the first such date
+    try:
+        day = parse_date(shown, default=datetime(written.year - 1, 1, 1)).date()
+    except (ValueError, OverflowError):
+        return None
+    earliest = written - timedelta(days=lookback_days)
+    while day < earliest:
+        try:
+            day = day.replace(year=day.year + 1)
+        except ValueError:      # 29 February
+            day = day.replace(year=day.year + 1, day=28)
+    return day.year
 
 
 def normalise_value(value: str) -> str:

@@ -238,6 +238,14 @@ class Asker:
                 shown = day_words(written.date(), self.config.events)
                 extract = dataclasses.replace(extract, text=f"{extract.text} ({shown})".strip(),
                                               value=written.date().isoformat(), shown=shown)
+        elif (kind in self.config.answer.dated_kinds and extract.shown
+                and not np.isnan(self.index.doc_epoch[top.doc])):
+            # "Fri 18 - Mon 21 August", written in June 2023: the year is the letter's.
+            written = datetime.fromisoformat(str(self.index.docs[top.doc].get("source_date")))
+            year = answers.year_of(extract.shown, written.date(), self.config.answer.undated_year_lookback_days)
+            if year is not None:
+                full = f"{extract.shown} {year}"
+                extract = dataclasses.replace(extract, text=f"{extract.text} ({full})", shown=full)
         event = self._event_answer(question, route, kind, top, now)
         conflicts = self._conflicts(ranked, extract, kind, term_weights)
         if event is not None:
