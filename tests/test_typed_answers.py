@@ -10,7 +10,7 @@ import pytest
 from conftest import REALDATA, requires_realdata
 
 from brainquery import Brain
-from brainquery.query.answer import expected_kind, extract, split_with_speakers, year_of
+from brainquery.query.answer import expected_kind, extract, split_with_speakers, unwrap, year_of
 from brainquery.config import load_config
 from brainquery.textproc import Analyzer
 
@@ -259,6 +259,11 @@ def test_a_hard_wrapped_mail_paragraph_is_read_as_one_text():
     # List items, a short line and a capitalised line keep their own lines.
     assert split_with_speakers(text, CFG.answer.wrapped_line_chars)[-4:] == [
         ("- bedtime 8pm", None), ("- snacks in the blue tin", None), ("Cheers,", None), ("J.", None)]
+    # So do a table's rows: a row ends on a number, a header is laid out in columns.
+    table = ("Date        Description                         Amount   Balance\n"
+             "2024-01-05  Grocery Store purchase on the card      45.00    1,000.00\n"
+             "2024-01-06  Pharmacy                                12.40      987.60\n")
+    assert unwrap(table, CFG.answer.wrapped_line_chars) == table
 
 
 def test_a_value_under_another_kinds_label_is_not_the_one_asked_for():

@@ -24,8 +24,10 @@ _SENTENCE_END = re.compile(_NOT_AN_END + r"(?<!\b[A-Z]\.)(?<=[.!?])\s+(?=[\"'(\[
                            r"|\n\s*\n|\n(?=\s*[-*•]\s)|\n(?=[A-Z][\w /&-]{0,40}:)")
 _SPACE = re.compile(r"\s+")
 _YEAR = re.compile(r"\b\d{4}\b|['’]\d{2}\b|\d{1,2}[/.-]\d{1,2}[/.-]\d{2}\b")
-_ENDS_LINE = re.compile(r"[.!?:;]\s*$")
+# A sentence in progress ends its line on a word or a comma; a table row ends on a number.
+_MID_SENTENCE = re.compile(r"[a-z,]\s*$")
 _GOES_ON = re.compile(r"\s*[a-z0-9(£$€]")
+_COLUMNS = re.compile(r"\S(?: {2,}|\t)\S.*\S(?: {2,}|\t)\S")     # a table laid out in columns
 _LIST_ITEM = re.compile(r"\s*(?:[-*•]|\d{1,2}[.)])\s")
 
 
@@ -83,14 +85,15 @@ def split_with_speakers(text: str, wrapped_line_chars: int = 0) -> list[tuple[st
 
 def unwrap(text: str, min_chars: int) -> str:
     """Plain-text mail is wrapped at ~72 columns, mid-sentence: "can babysit Leo on Saturday" /
-    "12th from 18:30". A line at least `min_chars` long that ends without a stop joins the
-    next when that one goes on in lower case or with a number; a list item, a "Label:" line,
-    a blank line or a capitalised line (a new item, heading or name) keeps its own."""
+    "12th from 18:30". A line at least `min_chars` long that ends mid-sentence (on a
+    lower-case word or a comma) joins the next when that one goes on in lower case, a
+    number or an amount; a list item, a "Label:" line, a blank line, a capitalised line (a
+    new item, heading or name) or a table row (ending on a number) keeps its own."""
     lines = text.split("\n")
     out = [lines[0]] if lines else []
     for previous, line in zip(lines, lines[1:]):
-        if (len(previous.rstrip()) >= min_chars and not _ENDS_LINE.search(previous)
-                and _GOES_ON.match(line) and not _LIST_ITEM.match(line)):
+        if (len(previous.rstrip()) >= min_chars and _MID_SENTENCE.search(previous)
+                and not _COLUMNS.search(previous) and _GOES_ON.match(line) and not _LIST_ITEM.match(line)):
             out[-1] = out[-1].rstrip() + " " + line.strip()
         else:
             out.append(line)
