@@ -218,6 +218,21 @@ def test_a_document_about_someone_else_does_not_answer_for_the_person_named(tmp_
     assert Path(result.results[0].source).name == "ada-checkup.eml", [s.source for s in result.results]
 
 
+def test_a_year_nothing_was_written_in_or_mentions_is_i_dont_know(tmp_path):
+    folder = household(tmp_path / "in")
+    mail(folder, "boiler-2023.eml", datetime(2023, 3, 17, 10, tzinfo=UTC), "Boiler service completed",
+         "Your annual boiler service was completed today by Steve. Next service due March 2024.",
+         sender="office@warmworks.example")
+    mail(folder, "boiler-2025.eml", datetime(2025, 3, 20, 10, tzinfo=UTC), "Boiler service completed",
+         "Your annual boiler service was completed today by Priti. Invoice to follow.",
+         sender="office@warmworks.example")
+    brain = ingested(tmp_path, folder)
+    assert brain.ask("Who serviced the boiler in 2021?", now=ASK_NOW).answer is None
+    # A year the document was written in, or one it mentions, qualifies it.
+    assert "Priti" in (brain.ask("Who serviced the boiler in 2025?", now=ASK_NOW).answer or "")
+    assert brain.ask("When was the boiler due a service in 2024?", now=ASK_NOW).answer is not None
+
+
 def test_new_in_the_question_is_not_a_recency_cue(tmp_path):
     folder = household(tmp_path / "in")
     mail(folder, "water-heater-invoice.eml", datetime(2024, 2, 9, 15, tzinfo=UTC),

@@ -51,6 +51,7 @@ STALE_MESSAGES = (POSSIBLY_OUTDATED, STALE, OLD_ENTITY)
 LEVELS = ("fresh", "found", "outdated", "stale", "unknown")
 
 
+_YEAR_ASKED = re.compile(r"\b(?:19|20)\d{2}\b")
 _POSSESSIVE = re.compile(r"\b([^\W\d_]+)['’]s\b")
 
 
@@ -207,10 +208,19 @@ class Asker:
                              coverage=round(top_cover, 4), level="unknown", **base)
 
         kind = query.kind
-        # The first of the leading documents whose words answer (in a transcript, one where
-        # the person asked about says something about it).
-        lead = next((r for r in ranked[:self.config.scoring.halt_top_k]
-                     if self._extract(r.doc, kind, term_weights).text), ranked[0])
+        # A leading document neither written in nor mentioning the year asked about is about
+        # some other time: "who serviced the boiler in 2021" is not answered by 2023's service.
+        leading = ranked[:self.config.scoring.halt_top_k]
+        if _YEAR_ASKED.search(question):
+            # ... and the one that is may rank a little lower: look down the pool for it.
+            leading = [r for r in ranked[:self.config.answer.evidence_pool] if self._qualified(r, query)
+                       and r.parts["coverage"] >= cfg.min_coverage][:self.config.scoring.halt_top_k]
+        if not leading:
+            return AskResult(answer=None, confidence=0.0, message=IDK, conflicts=[],
+                             coverage=round(top_cover, 4), level="unknown", **base)
+        # The first of them whose words answer (in a transcript, one where the person asked
+        # about says something about it).
+        lead = next((r for r in leading if self._extract(r.doc, kind, term_weights).text), leading[0])
         if lead is not ranked[0]:
             ranked = [lead] + [r for r in ranked if r is not lead]
         top = ranked[0]
@@ -420,6 +430,19 @@ class Asker:
                      bm25_all=bm25_all, cosine_all=np.asarray(cosine_all, dtype=np.float64),
                      hybrid_all=hybrid, topic=topic,
                      kind=answers.expected_kind(question, self.config.answer))
+
+    def _qualified(self, ranked: Ranked, query: Query) -> bool:
+        """Was the document written in (or does it mention) every year the question names?
+        (A person's name is no such test: a team's or a school's letter names no child.)"""
+        rows = self.index.doc_rows(ranked.doc)
+        written = str(self.index.docs[ranked.doc].get("source_date") or "")[:4]
+        vocab = self.index.bm25.vocab_
+        for year in _YEAR_ASKED.findall(query.text):
+            column = vocab.get(year)
+            mentioned = column is not None and bool(self.index.bm25.weights_[rows, column].nnz)
+            if year != written and not mentioned:
+                return False
+        return True
 
     def _asked_names(self, question: str, when: set[str]) -> set[str]:
         """The stemmed names the question asks about: written capitalised mid-question, or
