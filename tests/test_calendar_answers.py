@@ -96,6 +96,12 @@ def test_the_final_lesson_is_the_last_occurrence_of_the_series(piano_brain):
     assert result.coverage == piano_brain.ask("When is Harper's piano lesson?", now=NOW).coverage
 
 
+def test_a_year_in_the_question_is_met_by_an_occurrence_in_that_year(piano_brain):
+    # The series was written (and begins) in 2026; its lessons run into 2027.
+    result = piano_brain.ask("Is there a piano lesson on January 12, 2027?", now=NOW)
+    assert result.answer_kind == "occurrence" and result.answer.startswith("Yes"), result.answer
+
+
 def test_where_is_answered_by_the_location(piano_brain):
     result = piano_brain.ask("Where is the piano studio?", now=NOW)
     assert result.answer == "Okafor Music Studio, 41 Elm St"

@@ -432,15 +432,20 @@ class Asker:
                      kind=answers.expected_kind(question, self.config.answer))
 
     def _qualified(self, ranked: Ranked, query: Query) -> bool:
-        """Was the document written in (or does it mention) every year the question names?
-        (A person's name is no such test: a team's or a school's letter names no child.)"""
-        rows = self.index.doc_rows(ranked.doc)
-        written = str(self.index.docs[ranked.doc].get("source_date") or "")[:4]
-        vocab = self.index.bm25.vocab_
+        """Was the document written in (for an event: does it take place in), or does it
+        mention, every year the question names? (A person's name is no such test: a team's
+        or a school's letter names no child.)"""
+        index = self.index
+        rows = index.doc_rows(ranked.doc)
+        years = {str(index.docs[ranked.doc].get("source_date") or "")[:4]}
+        occurrences, _ = index.occurrence_slices(np.array([ranked.doc]))
+        if occurrences.size:
+            starts = index.occ_start[occurrences].astype("datetime64[s]").astype("datetime64[Y]")
+            years |= {str(y) for y in np.unique(starts)}
         for year in _YEAR_ASKED.findall(query.text):
-            column = vocab.get(year)
-            mentioned = column is not None and bool(self.index.bm25.weights_[rows, column].nnz)
-            if year != written and not mentioned:
+            column = index.bm25.vocab_.get(year)
+            mentioned = column is not None and bool(index.bm25.weights_[rows, column].nnz)
+            if year not in years and not mentioned:
                 return False
         return True
 
