@@ -88,6 +88,16 @@ def test_a_date_written_without_its_year_takes_its_documents(shown, written, yea
     assert year_of(shown, written, CFG.answer.undated_year_lookback_days) == year
 
 
+def test_why_is_answered_by_the_sentence_that_gives_the_cause():
+    text = ("School lets out at noon on Friday. Bring a coat for the walk home.\n"
+            "The early finish is because teachers need the afternoon for conferences.\n"
+            "Lunch is served as usual on Friday.")
+    why = "why does school let out early on friday"
+    weights = {t: w for t, w in ANALYZER.query_terms(why)}
+    found = extract(text, expected_kind(why, CFG.answer), weights, ANALYZER.tokens_many, CFG.answer)
+    assert found.text == "The early finish is because teachers need the afternoon for conferences."
+
+
 def test_a_zone_name_is_not_read_as_am():
     spans = dict(CFG.answer.spans)
     assert re.findall(spans["time"], "Starts Friday 20 November 2026 13:30 America/Chicago") == ["13:30"]
@@ -147,6 +157,8 @@ def test_who_did_a_job_billed_by_mail_is_the_business_that_billed_it(tmp_path):
     ("what did the roofer want for the job", "amount"),
     ("Who babysat the kids when we went to the wedding?", "name"),
     ("What year did we go camping in the Lakes?", "date"),
+    ("why r they getting out early friday", "reason"),
+    ("What's the reason for the school closure on Monday?", "reason"),
     ("Who looked after the dog when we were away, and their phone?", "phone"),
 ])
 def test_the_kind_of_value_a_question_asks_for(question, kind):
