@@ -89,8 +89,10 @@ def child_generate(store_dir: str, n: int, seed: int) -> dict:
     household = Household(n, seed=seed, chunk_chars=config.chunking.chunk_chars)
     store = Store(store_dir, config.store)
     start = time.perf_counter()
-    fit_n = min(n, config.embedding.initial_fit_chunks)
-    sample = [household.chunk(i) for i in range(fit_n)]
+    # The model is fitted on every chunk, as a store is right after a refit: an ingest into
+    # it then updates the index (a store whose model was fitted on less than 1 /
+    # refit_growth_ratio of it would refit on its next ingest).
+    sample = [household.chunk(i) for i in range(n)]
     model = model_cache.first_fit(store, config.embedding, [c.id for c in sample],
                                   [model_cache.embed_text(str(c.meta["title"]), c.text) for c in sample])
     page = 20_000
