@@ -294,20 +294,43 @@ def _entities(old: qi.QueryIndex, touched_docs: set[str], chunk_texts: list[str]
     rec_name = np.repeat(np.arange(len(ent.names)), np.diff(ent.rec_ptr))
     new_doc = old_to_new[ent.rec_doc] if ent.rec_doc.size else np.zeros(0, np.int64)
     stays = np.flatnonzero(new_doc >= 0)
-    names = sorted(set(ent.names[i] for i in np.unique(rec_name[stays])) | set(added)
-                   | {name for name, i in ent._ids.items() if ent.rec_ptr[i + 1] == ent.rec_ptr[i]})
-    postings: dict[str, list[tuple[int, tuple[str, ...]]]] = {name: [] for name in names}
-    for k in stays:
-        postings[ent.names[rec_name[k]]].append((int(new_doc[k]), ent.record(int(k))[1]))
-    sets: dict[tuple[str, ...], int] = {}
-    flat = {}
-    for name in names:
-        pairs = sorted(postings[name] + added.get(name, []), key=lambda p: p[0])  # stable: a document's own order
-        flat[name] = [x for row, record in pairs for x in (row, sets.setdefault(record, len(sets)))]
+    recordless = np.flatnonzero(np.diff(ent.rec_ptr) == 0)
+    names = sorted(set(ent.names[i] for i in np.unique(np.r_[rec_name[stays], recordless])) | set(added))
+    name_id = {name: i for i, name in enumerate(names)}
+    old_name = np.array([name_id.get(name, -1) for name in ent.names], dtype=np.int64)
+    # Every record as (name, document row, order of appearance) with its descriptors as a
+    # slice of one pool: the old ones where they lie, the added ones appended.
+    descriptors = list(ent.descriptors)
+    desc_id = {d: i for i, d in enumerate(descriptors)}
+    add_name, add_doc, add_desc, add_len = [], [], [], []
+    for name, records in added.items():
+        for row, record in records:
+            add_name.append(name_id[name])
+            add_doc.append(row)
+            add_len.append(len(record))
+            add_desc.extend(desc_id.setdefault(d, len(desc_id)) for d in record)
+    descriptors = list(desc_id)
+    pool = np.concatenate([ent.desc_ids.astype(np.int64), np.asarray(add_desc, dtype=np.int64)])
+    add_start = len(ent.desc_ids) + np.r_[0, np.cumsum(add_len)[:-1]].astype(np.int64) if add_len else np.zeros(0, np.int64)
+    name = np.concatenate([old_name[rec_name[stays]], np.asarray(add_name, dtype=np.int64)])
+    doc = np.concatenate([new_doc[stays], np.asarray(add_doc, dtype=np.int64)])
+    seq = np.arange(len(name))
+    start = np.concatenate([ent.desc_ptr[stays], add_start]).astype(np.int64)
+    length = np.concatenate([np.diff(ent.desc_ptr)[stays], np.asarray(add_len, dtype=np.int64)]).astype(np.int64)
+    order = np.lexsort((seq, doc, name))
+    start, length = start[order], length[order]
+    offsets = np.repeat(start - np.r_[0, np.cumsum(length)[:-1]], length) if len(order) else np.zeros(0, np.int64)
+    desc_ids = pool[offsets + np.arange(int(length.sum()))]
+    # Descriptors no record uses any more are dropped, as a build never lists them.
+    used, desc_ids = np.unique(desc_ids, return_inverse=True)
     for counter in (caps, total):
         for word in [w for w, c in counter.items() if c <= 0]:
             del counter[word]
-    return EntityIndex.of(flat, list(sets), {name: (caps[name], total[name]) for name in names})
+    return EntityIndex(
+        names=names, rec_ptr=np.searchsorted(name[order], np.arange(len(names) + 1)).astype(np.int64),
+        rec_doc=doc[order].astype(np.int32), desc_ptr=np.r_[0, np.cumsum(length)].astype(np.int64),
+        desc_ids=desc_ids.astype(np.int32).ravel(), descriptors=[descriptors[i] for i in used],
+        capitals=np.asarray([(caps[n], total[n]) for n in names], dtype=np.int64).reshape(len(names), 2))
 
 
 def _whole(texts: list[str], order: np.ndarray, ptr: np.ndarray, doc: int) -> str:
