@@ -13,6 +13,9 @@ lead to a rebuild from the collection, never to answers from stale arrays. The
 fingerprint covers what the index was built from: ids, content hashes, the model and the
 vectors themselves.
 
+An ingest that changed a few chunks updates the published index instead of rebuilding it
+(`refresh`, index_update.py): the result is the index a rebuild would give.
+
 Publishing is one metadata write, the last step of a writer: the fingerprint, the cache
 file's SHA-256 and the generation number. A reader loads only the file with that digest
 (a planted or foreign file is never parsed as ours); while a writer is at work it keeps
