@@ -195,3 +195,23 @@ def test_three_steps_rank_as_one_step_up_to_the_embedding_model(three_steps, tmp
     overlap = [len(set(mine[q]) & set(theirs[q])) / max(len(theirs[q]), 1) for q in mine]
     assert sum(top1) >= 0.95 * len(top1), [q for q, same in zip(mine, top1) if not same]
     assert np.mean(overlap) >= 0.9
+
+
+def test_without_its_writer_file_the_index_is_rebuilt(tmp_path, caplog):
+    """The shingle sets an update needs live in a file only writers read: when it is gone
+    (or was never written, by an older version), the next ingest rebuilds, and writes it."""
+    from brainquery.query.index_update import WRITER_FILE
+
+    brain = Brain(tmp_path / "store", config=_config(max_update_share=1.0))
+    files = _files()
+    brain.ingest(files[:40], now=INGEST_NOW)
+    (brain.store.cache_dir / WRITER_FILE).unlink()
+    with caplog.at_level(logging.INFO, logger="brainquery.query.query_index"):
+        brain.ingest(files[40:48], now=INGEST_NOW)
+    assert [r.getMessage().split(":")[0] for r in caplog.records if "query index" in r.getMessage()] \
+        == ["query index built"]
+    assert (brain.store.cache_dir / WRITER_FILE).exists()
+    caplog.clear()
+    with caplog.at_level(logging.INFO, logger="brainquery.query.query_index"):
+        brain.ingest(files[48:], now=INGEST_NOW)
+    assert any(r.getMessage().startswith(UPDATED) for r in caplog.records)
