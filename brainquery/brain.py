@@ -90,13 +90,22 @@ class Brain:
             indexer = Indexer(self.store, self.config, now or started,
                               roots=None if follow_symlinks else [*self.roots(), *_real(files)])
             previous = query_index.mark_dirty(self.store)
-            summary = indexer.ingest(files, progress=progress, on_line=on_line, on_input=on_input,
-                                     mail=accounts)
+            changes = self.store.record_changes()
+            try:
+                summary = indexer.ingest(files, progress=progress, on_line=on_line, on_input=on_input,
+                                         mail=accounts)
+            finally:
+                self.store.stop_recording()
             if indexer.changed or not previous or previous == query_index.DIRTY:
                 # The evidence graph and BM25 matrix are built here, at index time, so the
-                # first question does not pay for them. The new Asker replaces the old in
+                # first question does not pay for them; only what this ingest wrote is read
+                # when the published index can be updated. The new Asker replaces the old in
                 # one assignment: a question in flight finishes on the one it began with.
-                index = query_index.rebuild(self.store, self.config)
+                known = self._asker.index if self._asker is not None else None
+                index = query_index.refresh(self.store, self.config, previous, changes, known)
+                # The next ingest reads the shingle sets from the writer file again (0.5 s at
+                # 100,000 chunks) rather than this process holding them (170 MB) meanwhile.
+                index.writer = None
                 self._asker = Asker(index, self.config)
                 self._asker_generation = query_index.generation(self.store.state())
             else:

@@ -82,6 +82,13 @@ class GraphSection:
 
 
 @dataclasses.dataclass(frozen=True)
+class IndexSection:
+    """Keeping the query index current (brainquery.query.index_update)."""
+    incremental: bool
+    max_update_share: float
+
+
+@dataclasses.dataclass(frozen=True)
 class StoreSection:
     collection: str
     sources_collection: str
@@ -476,6 +483,7 @@ class Config:
     bm25: BM25Section
     graph: GraphSection
     store: StoreSection
+    index: IndexSection
     evaluation: EvaluationSection
     scoring: ScoringSection
     time: TimeSection

@@ -69,6 +69,14 @@ class SparseBM25:
         tf = sparse.csr_matrix((np.ones(len(cols), dtype=np.float64), (rows, cols)),
                                shape=(n_docs, len(vocab)))
         tf.sum_duplicates()
+        return self.from_counts(tf, vocab, doc_len)
+
+    def from_counts(self, tf, vocab: dict[str, int], doc_len: np.ndarray) -> SparseBM25:
+        """Fit from a (document x term) CSR matrix of term counts and each document's token
+        count: `fit` after tokenising, and an incremental update (index_update.py) after
+        appending rows to `term_counts()`."""
+        cfg = self.cfg
+        n_docs = tf.shape[0]
         self.vocab_ = vocab
         self.doc_len_ = doc_len
         self.avgdl_ = float(doc_len.mean()) if n_docs else 0.0
@@ -81,6 +89,20 @@ class SparseBM25:
         tf.data = tf.data * (cfg.k1 + 1) / (tf.data + norm[row_of])
         self.weights_ = tf.tocsc()
         return self
+
+    def _norms(self) -> np.ndarray:
+        cfg = self.cfg
+        return (cfg.k1 * (1 - cfg.b + cfg.b * self.doc_len_ / self.avgdl_) if self.avgdl_ > 0
+                else np.full(len(self.doc_len_), cfg.k1 * (1 - cfg.b)))
+
+    def term_counts(self):
+        """The (document x term) CSR matrix of term counts the weights were computed from:
+        tf = w·norm / (k1 + 1 - w) inverts the term part exactly up to rounding, and counts
+        are whole numbers."""
+        w = self.weights_.tocsr()
+        norm = self._norms()[np.repeat(np.arange(w.shape[0]), np.diff(w.indptr))]
+        w.data = np.rint(w.data * norm / (self.cfg.k1 + 1 - w.data))
+        return w
 
     @property
     def n_docs(self) -> int:

@@ -195,16 +195,17 @@ class EntityExtractor:
         self.greetings = frozenset(cfg.greetings)
         self.parent_tags = frozenset(f"kinship:{label}" for label in cfg.parent_labels)
 
-    def build(self, texts: Iterable[str], docs: list[dict[str, Any]]) -> EntityIndex:
+    def build(self, texts: Iterable[str], docs: list[dict[str, Any]],
+              counts: tuple[Counter, Counter] | None = None) -> EntityIndex:
         """`texts`: each document's whole text, in document order (read once: a generator
-        keeps a second copy of the corpus out of memory)."""
+        keeps a second copy of the corpus out of memory). `counts`: Counters to fill with
+        every word's capitalised and total uses (an incremental update keeps them)."""
         # Per name, (document row, descriptor-set id) pairs flat in an int array, and each
         # distinct descriptor set once: at 100,000 documents a tuple per record would cost
         # hundreds of MB of Python objects while the index is built.
         postings: dict[str, array] = {}
         sets: dict[tuple[str, ...], int] = {}
-        caps: Counter = Counter()
-        total: Counter = Counter()
+        caps, total = counts if counts is not None else (Counter(), Counter())
         for row, (text, meta) in enumerate(zip(texts, docs)):
             for name, records in self.document(text, meta, caps, total).items():
                 pairs = postings.get(name)

@@ -51,12 +51,20 @@ class EvidenceGraph:
         n = len(chunk_tokens)
         if len(groups) != n:
             raise ValueError(f"{n} chunks but {len(groups)} groups")
-        incidence, self.shingle_limit_ = self._shingles(chunk_tokens)
+        incidence, shingle_limit = self._shingles(chunk_tokens)
         rows, cols, jaccard = self._pairs(incidence)
         if docs is not None:
             docs = np.asarray(docs)
             other = docs[rows] != docs[cols]
             rows, cols, jaccard = rows[other], cols[other], jaccard[other]
+        return self.from_edges(n, rows, cols, jaccard, groups, shingle_limit)
+
+    def from_edges(self, n: int, rows: np.ndarray, cols: np.ndarray, jaccard: np.ndarray,
+                   groups: Sequence[str], shingle_limit: int) -> EvidenceGraph:
+        """The graph of these edges (each pair once, i != j), its near-duplicate clusters and
+        centrality: what `fit` ends with, and what an incremental update (index_update.py)
+        gives its merged edge list."""
+        self.shingle_limit_ = shingle_limit
         self.adjacency_ = sparse.csr_matrix(
             (np.concatenate([jaccard, jaccard]).astype(np.float32),
              (np.concatenate([rows, cols]), np.concatenate([cols, rows]))), shape=(n, n))
@@ -93,6 +101,10 @@ class EvidenceGraph:
         return out
 
     # ---- fitting, step by step --------------------------------------------------------
+    def limit(self, n_chunks: int) -> int:
+        """How many chunks a shingle may be in and still count as evidence."""
+        return int(np.clip(self.cfg.max_df_share * n_chunks, self.cfg.min_df_limit, self.cfg.max_df_limit))
+
     def _shingles(self, chunk_tokens: Sequence[Sequence[str]]) -> tuple[sparse.csr_matrix, int]:
         """The chunk × shingle incidence (0/1, frequent shingles removed) and the limit used."""
         n, k = len(chunk_tokens), self.cfg.shingle_size
@@ -122,7 +134,7 @@ class EvidenceGraph:
         rows, cols = np.divmod(pair, max(n_shingles, 1))
         del pair
         df = np.bincount(cols, minlength=n_shingles)
-        limit = int(np.clip(self.cfg.max_df_share * n, self.cfg.min_df_limit, self.cfg.max_df_limit))
+        limit = self.limit(n)
         keep = df[cols] <= limit
         incidence = sparse.csr_matrix((np.ones(int(keep.sum()), dtype=np.int32),
                                        (rows[keep], cols[keep])), shape=(n, n_shingles))
@@ -268,3 +280,82 @@ def _hash_windows(ids: np.ndarray, starts: np.ndarray, k: int, vocab_size: int) 
             out = out * _HASH_MULTIPLIER + ids[starts + i].astype(np.uint64) + np.uint64(1)
     return out
 
+
+
+# ---- shingle sets that outlive one fit ------------------------------------------------------
+# `_shingles` numbers shingles by the corpus' own vocabulary, which an update would change.
+# Kept between ingests, each shingle is a 64-bit hash of its words' hashes instead: the same
+# words give the same number in every process and every corpus (collisions ~ n²/2**64).
+
+def word_hashes(words: Sequence[str]) -> np.ndarray:
+    import hashlib
+
+    return np.fromiter((int.from_bytes(hashlib.blake2b(w.encode(), digest_size=8).digest(), "little")
+                        for w in words), dtype=np.uint64, count=len(words))
+
+
+def shingle_postings(chunk_tokens: Sequence[Sequence[str]], k: int, first_row: int = 0
+                     ) -> tuple[np.ndarray, np.ndarray]:
+    """Each chunk's set of word k-grams as (hash, chunk row) pairs sorted by hash, then row;
+    rows count from `first_row`."""
+    n = len(chunk_tokens)
+    lengths = np.fromiter(map(len, chunk_tokens), dtype=np.int64, count=n)
+    vocab: dict[str, int] = {}
+    ids = np.fromiter((vocab.setdefault(t, len(vocab)) for t in itertools.chain.from_iterable(chunk_tokens)),
+                      dtype=np.int64, count=int(lengths.sum()))
+    hashes_of = word_hashes(list(vocab))
+    doc_of = np.repeat(np.arange(n, dtype=np.int32), lengths)
+    starts = np.arange(max(len(ids) - k + 1, 0), dtype=np.int64)
+    starts = starts[doc_of[starts] == doc_of[starts + k - 1]]
+    out = np.zeros(len(starts), dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        for i in range(k):
+            out = out * _HASH_MULTIPLIER + hashes_of[ids[starts + i]] + np.uint64(1)
+    rows = doc_of[starts] + np.int32(first_row)
+    order = np.lexsort((rows, out))
+    out, rows = out[order], rows[order]
+    if out.size:
+        distinct = np.r_[True, (out[1:] != out[:-1]) | (rows[1:] != rows[:-1])]
+        out, rows = out[distinct], rows[distinct]
+    return out, rows.astype(np.int32)
+
+
+def merge_postings(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray]
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """Two sorted posting lists as one (sorted by hash, then row)."""
+    hashes = np.concatenate([a[0], b[0]])
+    rows = np.concatenate([a[1], b[1]])
+    order = np.lexsort((rows, hashes))
+    return hashes[order], rows[order]
+
+
+def new_edges(hashes: np.ndarray, rows: np.ndarray, n: int, is_new: np.ndarray, docs: np.ndarray,
+              limit: int, theta: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(i, j, Jaccard), i < j, of every pair with at least one new chunk whose shingle sets
+    (shingles in more than `limit` chunks removed) have a Jaccard above `theta`; chunks of
+    one document are never linked. The cost follows the new chunks' shingles, not the corpus
+    (apart from one pass to count each chunk's set size)."""
+    if not hashes.size:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, np.zeros(0)
+    first = np.flatnonzero(np.r_[True, hashes[1:] != hashes[:-1]])
+    ends = np.r_[first[1:], len(hashes)]
+    df = ends - first
+    group = np.repeat(np.arange(len(first)), df)
+    counted = df[group] <= limit
+    sizes = np.bincount(rows[counted], minlength=n).astype(np.float64)
+    mine = np.flatnonzero(counted & is_new[rows] & (df[group] >= 2))
+    g = group[mine]
+    lengths = df[g]
+    a = np.repeat(rows[mine].astype(np.int64), lengths)
+    offsets = np.repeat(first[g] - np.r_[0, np.cumsum(lengths)[:-1]], lengths)
+    b = rows[offsets + np.arange(int(lengths.sum()))].astype(np.int64)
+    # A pair of two new chunks is seen from both sides: counted from the lower row only.
+    keep = (a != b) & (~is_new[b] | (a < b))
+    a, b = a[keep], b[keep]
+    key, inter = np.unique(np.minimum(a, b) * n + np.maximum(a, b), return_counts=True)
+    i, j = np.divmod(key, n)
+    inter = inter.astype(np.float64)
+    jac = inter / (sizes[i] + sizes[j] - inter)
+    linked = (jac > theta) & (docs[i] != docs[j])
+    return i[linked], j[linked], jac[linked]

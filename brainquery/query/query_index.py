@@ -13,6 +13,9 @@ lead to a rebuild from the collection, never to answers from stale arrays. The
 fingerprint covers what the index was built from: ids, content hashes, the model and the
 vectors themselves.
 
+An ingest that changed a few chunks updates the published index instead of rebuilding it
+(`refresh`, index_update.py): the result is the index a rebuild would give.
+
 Publishing is one metadata write, the last step of a writer: the fingerprint, the cache
 file's SHA-256 and the generation number. A reader loads only the file with that digest
 (a planted or foreign file is never parsed as ours); while a writer is at work it keeps
@@ -27,6 +30,7 @@ import hashlib
 import logging
 import re
 import time
+from collections import Counter
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -42,7 +46,7 @@ from ..config import Config
 from ..storage.chunking import join_chunks
 from ..storage.embedding import DenseEmbedder
 from .entities import EntityExtractor, EntityIndex
-from .evidence import EvidenceGraph
+from .evidence import EvidenceGraph, shingle_postings
 from .index_state import (DIGEST_KEY, DIRTY, FORMAT, GENERATION_KEY, INDEX_FILE, LEGACY_FILES,  # noqa: F401
                           ROUTER_DIGEST_KEY, ROUTER_FILE, STATE_KEY, generation)
 from .index_state import config_key as _config_key
@@ -93,6 +97,9 @@ class QueryIndex:
     occ_ptr: np.ndarray            # where each document's occurrences start (n_docs + 1)
     doc_last_end: np.ndarray       # the end of each document's last occurrence (-inf: none)
     entities: EntityIndex          # names in the documents and what they name (entities.py)
+    # What an incremental update needs beyond the published arrays (index_update.py): kept
+    # in a file of its own that only writers read.
+    writer: Any = None
 
     @property
     def n_chunks(self) -> int:
@@ -160,15 +167,48 @@ def restore(store: Store, previous: str | None) -> None:
 
 
 def rebuild(store: Store, config: Config) -> QueryIndex:
-    """Build from the store and publish: the cache file first, the state that names it last
-    (the caller holds the writer lock)."""
+    """Build from the store and publish (the caller holds the writer lock)."""
     index = build(store, config)
     log.info("query index built: %d chunks of %d documents", index.n_chunks, index.n_docs)
+    publish(store, config, index)
+    return index
+
+
+def refresh(store: Store, config: Config, previous: str | None, changes, known: QueryIndex | None = None
+            ) -> QueryIndex:
+    """After a writer's changes (`changes`: a store ChangeLog) to the store whose published
+    index was `previous`: that index updated in place when it can be (index_update.py),
+    else rebuilt; published either way. `known`: the index already in memory, if any (it
+    is used only when it is the published one)."""
+    if config.index.incremental and previous and previous != DIRTY:
+        from .index_update import load_writer, update
+
+        old = known if known is not None and known.fingerprint == previous else None
+        if old is None:
+            old = load(store.cache_dir / INDEX_FILE, config, store.state().get(DIGEST_KEY))
+            old = old if old is not None and old.fingerprint == previous else None
+        if old is not None and old.writer is None:
+            old.writer = load_writer(store, old)
+        started = time.perf_counter()
+        index = update(store, config, old, changes) if old is not None else None
+        if index is not None:
+            log.info("query index updated in %.2f s: %d chunks of %d documents",
+                     time.perf_counter() - started, index.n_chunks, index.n_docs)
+            publish(store, config, index)
+            return index
+    return rebuild(store, config)
+
+
+def publish(store: Store, config: Config, index: QueryIndex) -> None:
+    """The cache files first, the state that names them last."""
+    from .index_update import WRITER_DIGEST_KEY, WRITER_FILE
+
     digest = write_arrays(store.cache_dir / INDEX_FILE, to_arrays(index, config))
+    writer = (write_arrays(store.cache_dir / WRITER_FILE, index.writer.to_arrays(index.fingerprint))
+              if index.writer is not None else None)
     router = write_arrays(store.cache_dir / ROUTER_FILE, load_router(config.router).text_model_.to_arrays())
     store.set_state(**{STATE_KEY: index.fingerprint, DIGEST_KEY: digest, ROUTER_DIGEST_KEY: router,
-                       GENERATION_KEY: generation(store.state()) + 1})
-    return index
+                       WRITER_DIGEST_KEY: writer, GENERATION_KEY: generation(store.state()) + 1})
 
 
 def open_router(store: Store, config: Config) -> Router:
@@ -206,6 +246,28 @@ def build(store: Store, config: Config) -> QueryIndex:
     scan = _scan(store, config.embedding.dims)
     docs, chunk_doc = _documents(scan)
     chunk_no = np.asarray([r.number for r in scan.rows], dtype=np.int32)
+    doc_arrays = document_arrays(docs, chunk_doc, chunk_no, config)
+    bm25, graph, postings = _word_indexes(scan, docs, chunk_doc, config)
+    kind_names, chunk_kinds = _chunk_kinds(scan.texts, config)
+    caps, total = Counter(), Counter()
+    entities = _entities(scan.texts, docs, doc_arrays["doc_chunk_order"], doc_arrays["doc_chunk_ptr"], config,
+                         (caps, total))
+    from .index_update import WriterState
+
+    writer = WriterState([r.content_hash for r in scan.rows], [r.group for r in scan.rows], *postings,
+                         caps=caps, total=total)
+    return QueryIndex(
+        fingerprint=_fingerprint(scan.ids, writer.content_hash, dense if scan.ids else None, scan.embeddings),
+        chunk_ids=np.asarray(scan.ids, dtype=object),
+        chunk_doc=chunk_doc, chunk_no=chunk_no, chunk_texts=scan.texts, embeddings=scan.embeddings,
+        docs=docs, bm25=bm25, graph=graph, dense=dense if scan.ids else None, kind_names=kind_names,
+        chunk_kinds=chunk_kinds, entities=entities, writer=writer, **doc_arrays)
+
+
+def document_arrays(docs: list[dict[str, Any]], chunk_doc: np.ndarray, chunk_no: np.ndarray,
+                    config: Config) -> dict[str, Any]:
+    """What the index derives from the document records alone (dates, types, calendar
+    occurrences) and the chunk-to-document map."""
     type_names = tuple(DOC_TYPES) + tuple(sorted({str(d.get("doc_type")) for d in docs} - set(DOC_TYPES)))
     type_code = {name: code for code, name in enumerate(type_names)}
     undated_sources = set(config.scoring.undated_date_sources)
@@ -218,21 +280,10 @@ def build(store: Store, config: Config) -> QueryIndex:
     doc_chunk_order = np.lexsort((chunk_no, chunk_doc))
     doc_last_end = np.full(len(docs), -np.inf)
     np.maximum.at(doc_last_end, occ_doc, occ_end)
-    bm25, graph = _word_indexes(scan, docs, chunk_doc, config)
-    kind_names, chunk_kinds = _chunk_kinds(scan.texts, config)
-    doc_chunk_ptr = _pointers(chunk_doc[doc_chunk_order], len(docs))
-    entities = _entities(scan.texts, docs, doc_chunk_order, doc_chunk_ptr, config)
-    return QueryIndex(
-        fingerprint=_fingerprint(scan.ids, [r.content_hash for r in scan.rows], dense if scan.ids else None,
-                                 scan.embeddings),
-        chunk_ids=np.asarray(scan.ids, dtype=object),
-        chunk_doc=chunk_doc, chunk_no=chunk_no, chunk_texts=scan.texts, embeddings=scan.embeddings,
-        docs=docs, doc_epoch=doc_epoch, doc_type=doc_type, doc_cancelled=doc_cancelled,
-        type_names=type_names, occ_doc=occ_doc, occ_start=occ_start, occ_end=occ_end,
-        bm25=bm25, graph=graph, dense=dense if scan.ids else None, kind_names=kind_names,
-        chunk_kinds=chunk_kinds, doc_chunk_order=doc_chunk_order,
-        doc_chunk_ptr=doc_chunk_ptr,
-        occ_ptr=_pointers(occ_doc, len(docs)), doc_last_end=doc_last_end, entities=entities)
+    return dict(doc_epoch=doc_epoch, doc_type=doc_type, doc_cancelled=doc_cancelled, type_names=type_names,
+                occ_doc=occ_doc, occ_start=occ_start, occ_end=occ_end, doc_chunk_order=doc_chunk_order,
+                doc_chunk_ptr=_pointers(chunk_doc[doc_chunk_order], len(docs)),
+                occ_ptr=_pointers(occ_doc, len(docs)), doc_last_end=doc_last_end)
 
 
 def _scan(store: Store, dims: int) -> _Scan:
@@ -273,34 +324,49 @@ def _documents(scan: _Scan) -> tuple[list[dict[str, Any]], np.ndarray]:
     return docs, chunk_doc
 
 
-def _word_indexes(scan: _Scan, docs: list[dict[str, Any]], chunk_doc: np.ndarray,
-                  config: Config) -> tuple[SparseBM25, EvidenceGraph]:
-    """BM25 over each chunk's words, and the evidence graph over its shingles."""
+def _word_indexes(scan: _Scan, docs: list[dict[str, Any]], chunk_doc: np.ndarray, config: Config
+                  ) -> tuple[SparseBM25, EvidenceGraph, tuple[np.ndarray, np.ndarray]]:
+    """BM25 over each chunk's words, the evidence graph over its shingles, and the shingle
+    sets kept for incremental updates."""
     analyzer = Analyzer(config.text)
+    bm25 = SparseBM25(config.bm25).fit(bm25_tokens(analyzer, scan.rows, scan.texts, chunk_doc, docs, config))
+    words = graph_words(analyzer, scan.rows, scan.texts)
+    graph = EvidenceGraph(config.graph).fit(words, [r.group for r in scan.rows], docs=chunk_doc)
+    return bm25, graph, shingle_postings(words, config.graph.shingle_size)
+
+
+def bm25_tokens(analyzer: Analyzer, rows: list[_ChunkRow], texts: list[str], chunk_doc: np.ndarray,
+                docs: list[dict[str, Any]], config: Config) -> list[list[str]]:
+    """What BM25 reads of each chunk (`chunk_doc`: its row in `docs`)."""
     # An attachment with almost no words of its own (a photo: a file name and a camera) is
     # found by what its message says: its subject joins its words for BM25.
     subjects = {str(d.get("doc_id")): str(d.get("title", "")) for d in docs}
     short = config.scoring.attachment_context_chars
     # Who wrote a message says what it is about as much as its subject does: a note from
     # "Riverside Animal Clinic" is from the vet although its text never says so.
-    senders = [sender_names(str(d.get("from") or "")) for d in docs]
-    bm25 = SparseBM25(config.bm25).fit([
-        analyzer.tokens(model_cache.embed_text(r.title, t)
-                        + (f"\n{subjects.get(r.parent_id, '')}" if r.parent_id and len(t) < short else "")
-                        + (f"\n{senders[doc]}" if senders[doc] else ""))
-        for r, t, doc in zip(scan.rows, scan.texts, chunk_doc)])
-    # The graph reads shingles of the text without the quoted lines of replies.
-    graph = EvidenceGraph(config.graph).fit(
-        [analyzer.words(unquoted(model_cache.embed_text(r.title, t))) for r, t in zip(scan.rows, scan.texts)],
-        [r.group for r in scan.rows], docs=chunk_doc)
-    return bm25, graph
+    senders = {}
+    out = []
+    for r, t, doc in zip(rows, texts, chunk_doc):
+        sender = senders.get(doc)
+        if sender is None:
+            sender = senders[doc] = sender_names(str(docs[doc].get("from") or ""))
+        out.append(analyzer.tokens(model_cache.embed_text(r.title, t)
+                                   + (f"\n{subjects.get(r.parent_id, '')}" if r.parent_id and len(t) < short else "")
+                                   + (f"\n{sender}" if sender else "")))
+    return out
+
+
+def graph_words(analyzer: Analyzer, rows: list[_ChunkRow], texts: list[str]) -> list[list[str]]:
+    """What the evidence graph reads of each chunk: shingles of the text without the quoted
+    lines of replies."""
+    return [analyzer.words(unquoted(model_cache.embed_text(r.title, t))) for r, t in zip(rows, texts)]
 
 
 def _entities(texts: list[str], docs: list[dict[str, Any]], order: np.ndarray, ptr: np.ndarray,
-              config: Config) -> EntityIndex:
+              config: Config, counts: tuple[Counter, Counter] | None = None) -> EntityIndex:
     """The entity index over each document's whole text (its chunks joined, overlaps once)."""
     whole = ("\n".join(join_chunks([texts[i] for i in order[ptr[d]:ptr[d + 1]]])) for d in range(len(docs)))
-    return EntityExtractor(config.ambiguity, Analyzer(config.text).stopwords).build(whole, docs)
+    return EntityExtractor(config.ambiguity, Analyzer(config.text).stopwords).build(whole, docs, counts)
 
 
 def _chunk_kinds(texts: list[str], config: Config) -> tuple[tuple[str, ...], np.ndarray]:

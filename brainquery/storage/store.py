@@ -8,6 +8,7 @@ opened without an embedding function, so Chroma can never fall back to downloadi
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import hashlib
 import os
@@ -79,6 +80,15 @@ def is_server(location: str) -> bool:
     return location.startswith(("http://", "https://"))
 
 
+@dataclasses.dataclass
+class ChangeLog:
+    """The chunk ids a writer touched: upserted, deleted, and given new vectors only (a
+    refit of the embedding model rewrites every vector)."""
+    written: set[str] = dataclasses.field(default_factory=set)
+    deleted: set[str] = dataclasses.field(default_factory=set)
+    revectored: set[str] = dataclasses.field(default_factory=set)
+
+
 class Store:
     """`read_only`: the commands that only read (ls, ask, serve, check) open the collections
     without creating them and never write; a place with no store raises StoreMissing. An
@@ -101,6 +111,9 @@ class Store:
         self._client = self._chunks = self._sources = None
         self._deferred = False  # read-only and embedded: chromadb not loaded yet
         self.batch_size = cfg.batch_size
+        # What the writes since `record_changes()` touched: the query index updates only
+        # those chunks instead of re-reading the collection.
+        self.changes: ChangeLog | None = None
         try:
             if read_only and not is_server(self.location):
                 self._open_embedded_reader()
@@ -265,9 +278,19 @@ class Store:
         self._open_deferred()
         return self._chunks.count() if self._chunks is not None else 0
 
+    def record_changes(self) -> "ChangeLog":
+        """From now on, note the ids every write touches (until `stop_recording`)."""
+        self.changes = ChangeLog()
+        return self.changes
+
+    def stop_recording(self) -> None:
+        self.changes = None
+
     @_writes
     def upsert(self, ids: Sequence[str], documents: Sequence[str],
                metadatas: Sequence[dict[str, Any]], embeddings: np.ndarray) -> None:
+        if self.changes is not None:
+            self.changes.written.update(ids)
         for start in range(0, len(ids), self.batch_size):
             end = start + self.batch_size
             self._chunks.upsert(ids=list(ids[start:end]), documents=list(documents[start:end]),
@@ -276,6 +299,8 @@ class Store:
 
     @_writes
     def update_embeddings(self, ids: Sequence[str], embeddings: np.ndarray) -> None:
+        if self.changes is not None:
+            self.changes.revectored.update(ids)
         for start in range(0, len(ids), self.batch_size):
             end = start + self.batch_size
             self._chunks.update(ids=list(ids[start:end]),
@@ -284,8 +309,21 @@ class Store:
     @_writes
     def delete(self, ids: Sequence[str]) -> None:
         ids = list(ids)
+        if self.changes is not None:
+            self.changes.deleted.update(ids)
         for start in range(0, len(ids), self.batch_size):
             self._chunks.delete(ids=ids[start:start + self.batch_size])
+
+    def get_with_embeddings(self, ids: Sequence[str]
+                            ) -> Iterator[tuple[str, str, dict[str, Any], np.ndarray]]:
+        """(id, text, metadata, vector) of the chunks of these ids that are stored."""
+        self._open_deferred()
+        ids = list(ids)
+        for start in range(0, len(ids), self.batch_size):
+            page = self._chunks.get(ids=ids[start:start + self.batch_size],
+                                    include=["documents", "metadatas", "embeddings"])
+            for item in zip(page["ids"], page["documents"], page["metadatas"], page["embeddings"]):
+                yield item[0], item[1] or "", item[2] or {}, item[3]
 
     def scan(self, include: Sequence[str] = ("metadatas",), where: dict | None = None
              ) -> Iterator[tuple[str, str | None, dict[str, Any]]]:
