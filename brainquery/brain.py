@@ -87,8 +87,11 @@ class Brain:
                                     self.config.ingest.imap) as accounts:
             started = datetime.now(timezone.utc)
             remove_leftovers(self.store.cache_dir, model_cache.LEGACY_FILES + query_index.LEGACY_FILES)
+            # What the store holds, from the published index while it is complete (read
+            # before this ingest marks it dirty); else the indexer scans the store.
             indexer = Indexer(self.store, self.config, now or started,
-                              roots=None if follow_symlinks else [*self.roots(), *_real(files)])
+                              roots=None if follow_symlinks else [*self.roots(), *_real(files)],
+                              known=index_state.published_documents(self.store, self.config))
             previous = query_index.mark_dirty(self.store)
             changes = self.store.record_changes()
             try:

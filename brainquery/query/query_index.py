@@ -66,7 +66,10 @@ GROUP_KEYS = ("list_id", "invoice_vendor", "from", "pdf_author", "organizer")
 DOC_FIELDS = ("doc_id", "source", "message_id", "title", "doc_type", "source_date", "source_epoch",
               "date_source", "attachment", "parent_id", "status", "rrule", "tzid", "exdates",
               "event_end", "all_day", "from", "organizer", "invoice_vendor", "uid", "recurrence_id",
-              "rdates", "location", "calendar_tz", "date_floating")
+              "rdates", "location", "calendar_tz", "date_floating",
+              # ... and what the next ingest needs to know it has a document already (read
+              # from here instead of a scan of the whole collection: 23-34 s at 100k chunks).
+              "content_hash", "file_path", "n_chunks", "imap_uidvalidity")
 # Recurring events are expanded this far from their first occurrence.
 OCCURRENCE_HORIZON_DAYS = 3660
 

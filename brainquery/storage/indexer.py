@@ -128,13 +128,16 @@ class _Known:
 
 class Indexer:
     def __init__(self, store: Store, config: Config, now: datetime,
-                 registry: Registry | None = None, roots: Sequence[str] | None = None):
+                 registry: Registry | None = None, roots: Sequence[str] | None = None,
+                 known: Sequence[dict[str, Any]] | None = None):
         """`roots`: resolved folders and files a symlink may lead into (None: follow every
-        symlink)."""
+        symlink). `known`: one metadata record per stored document, when the caller has
+        them (the published query index); None: read from the store."""
         self.store = store
         self.roots = None if roots is None else tuple(roots)
         self.config = config
         self.ctx = Context(config=config.ingest, now=now, registry=registry or default_registry())
+        self._documents = known
         self._known: dict[str, _Known] = {}
         self._by_file: dict[str, set[str]] = collections.defaultdict(set)
         self._pending: list[_PendingChunk] = []
@@ -328,7 +331,7 @@ class Indexer:
             self._pending_sources.clear()
 
     def _load_known(self) -> None:
-        for meta in self.store.documents():
+        for meta in self.store.documents() if self._documents is None else self._documents:
             doc_id = meta.get("doc_id")
             if not doc_id:
                 continue
