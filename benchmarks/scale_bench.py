@@ -143,7 +143,7 @@ def child_ingest(store_dir: str, folder: str) -> dict:
     brain = Brain(store_dir)
     summary = brain.ingest([folder], now=NOW)
     wall = time.perf_counter() - start
-    return {"wall_s": wall, **clocks, "ingested": summary.to_dict().get("counts", {}),
+    return {"wall_s": wall, **clocks, "statuses": summary.to_dict()["statuses"],
             "peak_rss_ingest_mb": _peak_rss_mb()}
 
 
@@ -245,6 +245,8 @@ def _table(results: list[dict]) -> str:
         ("  index part s", lambda r: r["batch"].get("index_s")),
         ("  of which update s", lambda r: r["batch"].get("update_s")),
         ("  of which publish s", lambda r: r["batch"].get("publish_s")),
+        ("documents ingested", lambda r: float(r["one"]["statuses"].get("ingested", 0)
+                                             + r["batch"]["statuses"].get("ingested", 0))),
         ("peak RSS ingest MB", lambda r: max(r["one"]["peak_rss_ingest_mb"], r["batch"]["peak_rss_ingest_mb"])),
         ("query p50 ms", lambda r: r["ask"]["p50_ms"]),
         ("query p95 ms", lambda r: r["ask"]["p95_ms"]),
