@@ -53,6 +53,10 @@ class IngestSection:
     max_error_chars: int
     max_clock_year: int
     document_extensions: tuple[str, ...]
+    parse_workers_max: int
+    parse_pool_min_messages: int
+    parse_task_messages: int
+    parse_task_timeout_seconds: float
 
     def __post_init__(self) -> None:
         from .dates import zone
@@ -62,9 +66,13 @@ class IngestSection:
         except ValueError as err:
             raise ConfigError(f"config key ingest.floating_timezone: {err}") from err
         for name in ("max_file_bytes", "max_attachment_bytes", "max_message_bytes", "sniff_bytes",
-                     "max_title_chars", "max_metadata_chars", "max_text_bytes", "max_error_chars"):
+                     "max_title_chars", "max_metadata_chars", "max_text_bytes", "max_error_chars",
+                     "parse_workers_max", "parse_pool_min_messages", "parse_task_messages"):
             if getattr(self, name) < 1:
                 raise ConfigError(f"config key ingest.{name} must be at least 1, got {getattr(self, name)}")
+        if self.parse_task_timeout_seconds <= 0:
+            raise ConfigError("config key ingest.parse_task_timeout_seconds must be above 0, "
+                              f"got {self.parse_task_timeout_seconds}")
         if not self.min_year < self.max_clock_year < 9999:
             raise ConfigError("config key ingest.max_clock_year must lie between ingest.min_year "
                               f"and 9999, got {self.max_clock_year}")

@@ -22,7 +22,7 @@ from ingest.registry import Context, Registry, default_registry
 from ingest.sniff import magic
 from ingest.walk import WalkProblem, iter_inputs
 
-from . import model_cache
+from . import model_cache, parse_pool
 from .chunking import chunk_text
 from ..config import Config
 from .embedding import DenseEmbedder
@@ -235,8 +235,10 @@ class Indexer:
         part-way: then nothing is deleted and no file record is written, so the next run
         reads it again."""
         seen: set[str] = set()
+        items = None
         try:
-            for item in self.ctx.registry.ingest(blob, self.ctx):
+            items = self._items(blob)
+            for item in items:
                 self._apply_item(path, item, seen, emit)
                 if len(self._pending) >= self.store.batch_size:
                     self._flush(final=False)
@@ -248,6 +250,9 @@ class Indexer:
             log.debug("ingest of %s failed", path, exc_info=True)
             emit(ReportLine(source=path, status=FAILED, error=f"{blob.name}: {type(err).__name__}: {err}"))
             return None
+        finally:
+            if hasattr(items, "close"):
+                items.close()  # a large mbox's worker processes stop here, not at collection
         stale = self._by_file.get(path, set()) - seen
         if stale:
             self.changed = True
@@ -257,6 +262,13 @@ class Indexer:
                 del self._known[doc_id]
             self._by_file[path] -= stale
         return len(seen)
+
+    def _items(self, blob: Blob):
+        """The blob's documents: a large mbox parsed by worker processes, anything else
+        by its ingestor here. Both yield the same items in the same order."""
+        if parse_pool.wants_pool(blob, magic(blob), self.ctx):
+            return parse_pool.mbox_items(blob, self.ctx)
+        return self.ctx.registry.ingest(blob, self.ctx)
 
     def _apply_item(self, path: str, item: Document | ItemFailure, seen: set[str],
                     emit: "_Emitter") -> None:
