@@ -17,11 +17,13 @@ from __future__ import annotations
 import collections
 import dataclasses
 import logging
-import multiprocessing
 import os
+import socket
+import subprocess
+import sys
 import threading
 import time
-from multiprocessing.connection import wait
+from multiprocessing.connection import Connection, wait
 from typing import Iterator
 
 from ingest.blob import Blob
@@ -31,9 +33,9 @@ from ingest.mbox import MboxIngestor, message_items, message_source, open_mbox
 from ingest.registry import Context, Item
 
 log = logging.getLogger(__name__)
-# Spawned, not forked: the ingesting process runs Chroma's threads, and a fork copies
-# whatever locks they hold.
-_MP = multiprocessing.get_context("spawn")
+# Workers are fresh interpreters running this module: not forked (the ingesting process
+# runs Chroma's threads, and a fork copies whatever locks they hold), and not spawned by
+# multiprocessing (that re-imports the caller's script, which may ingest again).
 _POLL_SECONDS = 1.0  # how often deadlines are checked while every worker is busy
 
 
@@ -99,8 +101,13 @@ class _WorkerSetup:
     toc: dict
 
 
-def _serve(conn, setup: _WorkerSetup) -> None:
-    """A worker: read (start, stop) ranges of messages, answer with their items."""
+def _serve(conn: Connection) -> None:
+    """A worker: read its setup, then (start, stop) ranges of messages; answer each with
+    their items."""
+    try:
+        setup = conn.recv()
+    except (EOFError, KeyboardInterrupt):
+        return
     box = _opened(setup)
     try:
         while True:
@@ -132,10 +139,14 @@ def _opened(setup: _WorkerSetup):
 
 class _Worker:
     def __init__(self, setup: _WorkerSetup):
-        self.conn, child = _MP.Pipe()
-        self.process = _MP.Process(target=_serve, args=(child, setup), daemon=True)
-        self.process.start()
-        child.close()
+        ours, theirs = socket.socketpair()
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+        with theirs:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", __name__, str(theirs.fileno())],
+                pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL, env=env)
+        self.conn = Connection(ours.detach())
+        self.conn.send(setup)
         self.task: tuple[int, int] | None = None
         self.deadline = 0.0
 
@@ -144,17 +155,15 @@ class _Worker:
         self.conn.send(task)
 
     def stop(self, kill: bool) -> None:
-        if kill:
-            self.process.kill()
-        else:
+        if not kill:
             try:
                 self.conn.send(None)
-            except OSError:
+                self.process.wait(timeout=5)
+            except (OSError, subprocess.TimeoutExpired):
                 pass
-        self.process.join(timeout=None if kill else 5)
-        if self.process.is_alive():
+        if self.process.poll() is None:
             self.process.kill()
-            self.process.join()
+            self.process.wait()
         self.conn.close()
 
 
@@ -237,8 +246,11 @@ class _Pool:
         try:
             start, stop, items = worker.conn.recv()
         except (EOFError, OSError):
-            worker.process.join(timeout=5)
-            self._replace(workers, worker, f"the parser crashed (worker exit code {worker.process.exitcode})")
+            try:
+                code = worker.process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                code = None
+            self._replace(workers, worker, f"the parser crashed (worker exit code {code})")
             return
         worker.task = None
         self._publish(start, stop, items)
@@ -262,3 +274,7 @@ class _Pool:
             self.results[start] = (stop, items)
             self.done.notify_all()
 
+
+
+if __name__ == "__main__":
+    _serve(Connection(int(sys.argv[1])))
