@@ -57,3 +57,18 @@ def test_a_handful_of_messages_is_parsed_in_process():
     assert not wants_pool(Blob.from_path(FIXTURES / "corpus/mail/family.mbox"), "mbox", ctx)
     assert wants_pool(Blob.from_path(FIXTURES / "corpus/mail/family.mbox"), "mbox",
                       dataclasses.replace(ctx, config=_config(2, 6).ingest))
+
+
+def test_a_parser_that_overruns_costs_its_messages_a_failed_line_not_the_ingest(tmp_path):
+    # Every worker misses the deadline: each task is split into single messages, each of
+    # those is a FAILED line, and the ingest still finishes with a report for every message.
+    config = _config(2, 1)
+    limits = dataclasses.replace(config.ingest.ingest, parse_task_timeout_seconds=0.001)
+    config = dataclasses.replace(config, ingest=dataclasses.replace(config.ingest, ingest=limits))
+    inbox = tmp_path / "slow-in"
+    inbox.mkdir()
+    shutil.copy(FIXTURES / "corpus/mail/family.mbox", inbox / "family.mbox")
+    summary = Brain(str(tmp_path / "slow"), config=config).ingest([inbox], now=ASK_NOW)
+    serial = Brain(str(tmp_path / "serial"), config=_config(1, 1)).ingest([inbox], now=ASK_NOW)
+    assert len(summary.lines) == len(serial.lines) > 1
+    assert all(line.status == "failed" and "took over" in line.error for line in summary.lines)
