@@ -80,6 +80,10 @@ def is_server(location: str) -> bool:
     return location.startswith(("http://", "https://"))
 
 
+# What Chroma says when another process is creating the same new store at that moment.
+_CREATION_RACES = ("locked", "already exists")
+
+
 @dataclasses.dataclass
 class ChangeLog:
     """The chunk ids a writer touched: upserted, deleted, and given new vectors only (a
@@ -192,7 +196,8 @@ class Store:
 
     def _open_collections(self) -> None:
         """Two processes creating one new store at once race inside Chroma's SQLite
-        ("database is locked"): the loser tries again."""
+        ("database is locked", or "table collections already exists" when both ran its
+        first migration): the loser tries again."""
         for attempt in range(self.cfg.read_retries):
             try:
                 self._client = self._connect()
@@ -203,7 +208,7 @@ class Store:
                     _check_format(self.location, self._chunks.metadata or {})
                 return
             except Exception as err:
-                if "locked" not in str(err) or attempt == self.cfg.read_retries - 1:
+                if not any(race in str(err) for race in _CREATION_RACES) or attempt == self.cfg.read_retries - 1:
                     raise
                 time.sleep(self.cfg.read_retry_seconds)
 
