@@ -103,14 +103,20 @@ def test_a_zone_name_is_not_read_as_am():
     assert re.findall(spans["time"], "Starts Friday 20 November 2026 13:30 America/Chicago") == ["13:30"]
 
 
-def test_the_answer_is_the_value_with_its_sentence_as_evidence(tmp_path):
+def _brain_with(tmp_path, name: str, text: str) -> Brain:
+    """A store holding one text file."""
     docs = tmp_path / "docs"
     docs.mkdir()
-    (docs / "2026-03-02-aws-invoice.txt").write_text(
-        "Date: 2026-03-02\nAmazon Web Services invoice\nAmazon Glacier $2.22\n"
-        "Amazon Elastic Compute Cloud $1.87\nTotal for this invoice $4.11\n", encoding="utf-8")
+    (docs / name).write_text(text, encoding="utf-8")
     brain = Brain(tmp_path / "store")
     brain.ingest([docs], now=NOW)
+    return brain
+
+
+def test_the_answer_is_the_value_with_its_sentence_as_evidence(tmp_path):
+    brain = _brain_with(tmp_path, "2026-03-02-aws-invoice.txt",
+                        "Date: 2026-03-02\nAmazon Web Services invoice\nAmazon Glacier $2.22\n"
+                        "Amazon Elastic Compute Cloud $1.87\nTotal for this invoice $4.11\n")
     result = brain.ask("How much was the Amazon Web Services bill?", now=NOW).to_dict()
     assert result["answer"] == "$4.11"
     assert result["answer_kind"] == "amount"
@@ -119,13 +125,9 @@ def test_the_answer_is_the_value_with_its_sentence_as_evidence(tmp_path):
 
 
 def test_who_to_call_is_the_person_beside_the_number(tmp_path):
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    (docs / "2026-03-02-tournament.txt").write_text(
-        "Date: 2026-03-02\nSpring tournament in Kingston\nGames start Saturday at 9 am.\n"
-        "Hotel rooms: call our team manager Nadia Petrov (613-555-0163) by March 20.\n", encoding="utf-8")
-    brain = Brain(tmp_path / "store")
-    brain.ingest([docs], now=NOW)
+    brain = _brain_with(tmp_path, "2026-03-02-tournament.txt",
+                        "Date: 2026-03-02\nSpring tournament in Kingston\nGames start Saturday at 9 am.\n"
+                        "Hotel rooms: call our team manager Nadia Petrov (613-555-0163) by March 20.\n")
     who = brain.ask("Who should I call about the hotel rooms for the tournament?", now=NOW)
     assert "Nadia Petrov" in who.answer and "613-555-0163" in who.answer, who.answer
     assert who.answer_kind == "sentence"
@@ -166,12 +168,8 @@ def test_the_kind_of_value_a_question_asks_for(question, kind):
 
 
 def test_a_question_with_no_span_of_its_kind_answers_with_a_sentence(tmp_path):
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    (docs / "2026-01-05-plumber.txt").write_text(
-        "Date: 2026-01-05\nThe plumber fixed the kitchen sink; the pipes are fine.\n", encoding="utf-8")
-    brain = Brain(tmp_path / "store")
-    brain.ingest([docs], now=NOW)
+    brain = _brain_with(tmp_path, "2026-01-05-plumber.txt",
+                        "Date: 2026-01-05\nThe plumber fixed the kitchen sink; the pipes are fine.\n")
     result = brain.ask("What did the plumber fix?", now=NOW).to_dict()
     assert result["answer_kind"] == "sentence"
     assert "kitchen sink" in result["answer"]
