@@ -235,25 +235,22 @@ class Asker:
             text = extract.text if issuer.casefold() in extract.text.casefold() else f"{issuer} — {extract.text}"
             extract = dataclasses.replace(extract, text=text, value=answers.normalise_value(issuer), shown=issuer)
         relative = None
-        if (kind in self.config.answer.dated_kinds and extract.value is None
-                and not np.isnan(self.index.doc_epoch[top.doc])):
+        if kind in self.config.answer.dated_kinds and not np.isnan(self.index.doc_epoch[top.doc]):
             written = datetime.fromisoformat(str(self.index.docs[top.doc].get("source_date")))
-            # "I went to the support group yesterday", written on 8 May: 7 May.
-            relative = resolve_relative(extract.text, written)
+            if extract.value is None:
+                # "I went to the support group yesterday", written on 8 May: 7 May.
+                relative = resolve_relative(extract.text, written)
             if relative is not None:
                 extract = dataclasses.replace(extract, value=relative.start.isoformat(),
                                               shown=relative.words(self.config.events))
-            else:
+            elif extract.value is None:
                 # No date in the words: the document's own date is the answer to "when".
                 shown = day_words(written.date(), self.config.events)
                 extract = dataclasses.replace(extract, text=f"{extract.text} ({shown})".strip(),
                                               value=written.date().isoformat(), shown=shown)
-        elif (kind in self.config.answer.dated_kinds and extract.shown
-                and not np.isnan(self.index.doc_epoch[top.doc])):
-            # "Fri 18 - Mon 21 August", written in June 2023: the year is the letter's.
-            written = datetime.fromisoformat(str(self.index.docs[top.doc].get("source_date")))
-            year = answers.year_of(extract.shown, written.date(), self.config.answer.undated_year_lookback_days)
-            if year is not None:
+            elif extract.shown and (year := answers.year_of(
+                    extract.shown, written.date(), self.config.answer.undated_year_lookback_days)) is not None:
+                # "Fri 18 - Mon 21 August", written in June 2023: the year is the letter's.
                 full = f"{extract.shown} {year}"
                 extract = dataclasses.replace(extract, text=f"{extract.text} ({full})", shown=full)
         event = self._event_answer(question, route, kind, top, now)
