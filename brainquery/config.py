@@ -261,6 +261,7 @@ class AnswerSection:
     context_weight: float
     continuation_words: tuple[str, ...]
     question_word_weight: float
+    asked_name_weight: float
     second_sentence_share: float
     question_sentence_factor: float
     speaker_min_cover: float

@@ -280,3 +280,25 @@ def test_a_value_under_another_kinds_label_is_not_the_one_asked_for():
     text = "Installed Kestrel ProLine KP50-40NV water heater, 50 gallons, serial 2401A118734998."
     assert answer_of(text, "water heater model #", "model").shown == "KP50-40NV"
     assert answer_of(text, "water heater serial number", "serial").shown == "2401A118734998"
+
+
+def test_a_line_that_only_repeats_the_name_asked_about_is_not_the_answer(tmp_path):
+    (tmp_path / "swap.eml").write_text(
+        "From: Ingrid Solheim <ingrid.solheim@example.org>\nTo: Sam <sam@example.org>\n"
+        "Subject: Thursday cover?\nDate: Mon, 02 Mar 2026 09:00:00 -0500\n\n"
+        "Hi Sam,\n\nCould you cover my Thursday late shift (2-10) on March 12? In exchange I'd take\n"
+        "your Sunday March 15 opening. My daughter's recital was moved.\n\nThanks!\nIngrid\n\n"
+        "Ingrid Solheim, RN\nCharge Nurse, Ward 4B\n")
+    brain = Brain(tmp_path / "store")
+    brain.ingest([tmp_path / "swap.eml"], now=NOW)
+    result = brain.ask("Which shift does Ingrid Solheim want me to cover?", now=NOW)
+    assert "Thursday late shift" in result.answer, result.answer
+
+
+def test_a_value_asked_for_is_found_below_a_greeting_that_names_no_question_word(tmp_path):
+    brain = _brain_with(tmp_path, "2026-03-01-party.txt",
+                        "Date: 2026-03-01\nHi Owls families,\n\nMarisol is turning 8 and would love the "
+                        "whole team to come!\n\n  Sunday, March 22\n  2:00 pm - 4:00 pm\n  Splash Zone, "
+                        "44 Harbour Rd\n\nThanks,\nDiego Ruiz (Marisol R.'s dad)\n")
+    result = brain.ask("What time does Marisol Ruiz's party start?", now=NOW)
+    assert result.answer.startswith("2:00 pm - 4:00 pm"), result.answer

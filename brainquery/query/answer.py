@@ -211,6 +211,12 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
             owed = _labelled(sentences, cfg.owed_label) & ~_labelled(sentences, cfg.total_label)
             label_bonus = label_bonus * np.where(owed & (not owed_asked), 1.0, cfg.total_label_weight)
     relevant = ((overlap + context) > 0) | labelled | labelled_value
+    if kind in cfg.value_kinds and not (relevant & (has_span > 0)).any():
+        # The document was found for the question and asked for a value ("what time does
+        # Priya's party start"), but no line naming the question holds one: the lines that
+        # hold a value are in play ("11:00 am - 1:00 pm" under the invitation's greeting),
+        # not only the signature that repeats a name.
+        relevant |= has_span > 0
     # Totals close a document: among equally good labelled values the later wins (the
     # gross after the net, the amount due after the subtotal).
     position = np.arange(len(sentences)) / (len(sentences) * 1e4)

@@ -155,6 +155,7 @@ class Asker:
         self._series = Series(index.docs, index.doc_epoch, config.events)
         self._named: set[str] = set()
         self._owed_asked = False
+        self._asked: frozenset[str] = frozenset()
         words = self.config.confidence.question_words
         self._question_words = set(self.analyzer.tokens(" ".join(words))) | set(words)
         # When each chunk's document was written (events: never "not yet"), per chunk.
@@ -413,6 +414,7 @@ class Asker:
         window_words = self._window_words(route.window, self.analyzer.words)
         subject = set() if route.window is None else set(self.analyzer.tokens(route.window.subject))
         names = self._asked_names(question, window_words | subject)
+        self._asked = frozenset(names)
         prior = dict(prior_chunks=scoring.coverage_prior_chunks,
                      prior_df_share=scoring.coverage_prior_df_share,
                      names=names, name_share=scoring.coverage_name_share,
@@ -537,6 +539,12 @@ class Asker:
             note = self._event_note(title, body, term_weights) if kind is None else None
             return note or answers.whole(f"{title}\n{body}" if title else body, kind, self.config.answer)
         text = self._doc_text(doc, with_title=False)
+        if self._asked:
+            # The names the question asks about found this document; inside it the answer
+            # is the line with the rest of the question ("what did Dr. Solberg diagnose":
+            # the diagnosis, not the "Doctor: Ingrid Solberg" line or the signature).
+            factor = self.config.answer.asked_name_weight
+            term_weights = {t: w * factor if t in self._asked else w for t, w in term_weights.items()}
         # The people the question names who speak in this document (a chat transcript).
         people = frozenset(self._named & answers.speakers(text)) if self._named else frozenset()
         if people:
