@@ -262,6 +262,7 @@ class AnswerSection:
     continuation_words: tuple[str, ...]
     question_word_weight: float
     asked_name_weight: float
+    introduced_lines_max: int
     second_sentence_share: float
     question_sentence_factor: float
     speaker_min_cover: float

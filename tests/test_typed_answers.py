@@ -302,3 +302,16 @@ def test_a_value_asked_for_is_found_below_a_greeting_that_names_no_question_word
                         "44 Harbour Rd\n\nThanks,\nDiego Ruiz (Marisol R.'s dad)\n")
     result = brain.ask("What time does Marisol Ruiz's party start?", now=NOW)
     assert result.answer.startswith("2:00 pm - 4:00 pm"), result.answer
+
+
+def test_a_line_ending_in_a_colon_answers_with_the_list_under_it():
+    text = ("Hi Sam,\nGreat class yesterday, Pepper did well.\nHomework for this week:\n"
+            "1. Recall from across the yard, ten times a day.\n2. Settle on the mat while we eat.\n"
+            "See you Saturday!\nBecca")
+    answer = answer_of(text, "what homework did the trainer give us for pepper", None).text
+    assert "Recall from across the yard" in answer and "Settle on the mat" in answer, answer
+
+
+def test_a_numbered_items_number_ends_no_sentence():
+    assert split_with_speakers('Homework:\n1. "Leave it" with the game, twice a day.\nWe left at 5. Then home.') == [
+        ("Homework:", None), ('1. "Leave it" with the game, twice a day.', None), ("We left at 5.", None), ("Then home.", None)]

@@ -29,6 +29,7 @@ _MID_SENTENCE = re.compile(r"[a-z,]\s*$")
 _GOES_ON = re.compile(r"\s*[a-z0-9(£$€]")
 _COLUMNS = re.compile(r"\S(?: {2,}|\t)\S.*\S(?: {2,}|\t)\S")     # a table laid out in columns
 _LIST_ITEM = re.compile(r"\s*(?:[-*•]|\d{1,2}[.)])\s")
+_NUMBERED = re.compile(r"\s*\d{1,2}[.)]\s+")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -76,7 +77,12 @@ def split_with_speakers(text: str, wrapped_line_chars: int = 0) -> list[tuple[st
     for block in (unwrap(text, wrapped_line_chars) if wrapped_line_chars else text).split("\n"):
         match = _SPEAKER.match(block)
         speaker = match.group(1).casefold() if match else None
-        for piece in _SENTENCE_END.split(block):
+        # A numbered item's "1." ends no sentence: it opens the item.
+        number = _NUMBERED.match(block)
+        pieces = _SENTENCE_END.split(block[number.end():] if number else block)
+        if number:
+            pieces[0] = number.group(0) + pieces[0]
+        for piece in pieces:
             piece = _SPACE.sub(" ", piece).strip()
             if len(piece) > 1:
                 out.append((piece, speaker))
@@ -234,6 +240,12 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
             chosen.append(int(i))
     chosen.sort()
     answer = " ".join(sentences[i] for i in chosen)
+    # "Homework for this week:" says what follows: the list under it is the answer.
+    lines = list(dict.fromkeys(j for i in chosen for j in [i, *_introduced(sentences, i, cfg.introduced_lines_max)]))
+    if len(lines) > len(chosen):
+        while len(lines) > len(chosen) + 1 and len(" ".join(sentences[i] for i in lines)) > cfg.max_chars:
+            lines.pop()
+        answer = " ".join(sentences[i] for i in lines)
     if len(answer) > cfg.max_chars:
         answer = sentences[best][:cfg.max_chars].rstrip() + ("…" if len(sentences[best]) > cfg.max_chars else "")
     # The value: the best sentence's span; else the most specific among the chosen ("16x25x4"
@@ -244,6 +256,19 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
         spans_found = [found[i] for i in chosen if found[i]]
         shown = max(spans_found, key=len) if spans_found else None
     return Extract(answer, normalise_value(shown) if shown else None, float(scores[best]), shown)
+
+
+def _introduced(sentences: Sequence[str], best: int, most: int) -> list[int]:
+    """The lines a line ending in a colon introduces: the list items right after it (up
+    to `most`), else the one line after it."""
+    if not sentences[best].rstrip().endswith(":") or best + 1 >= len(sentences):
+        return []
+    items = []
+    for i in range(best + 1, min(len(sentences), best + 1 + most)):
+        if not _LIST_ITEM.match(sentences[i]):
+            break
+        items.append(i)
+    return items or [best + 1]
 
 
 @lru_cache(maxsize=8)
