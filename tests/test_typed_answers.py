@@ -27,9 +27,15 @@ Total $15,240.00
 """
 
 
+QUESTION_WORDS = set(ANALYZER.tokens(" ".join(CFG.confidence.question_words))) | set(CFG.confidence.question_words)
+
+
 def answer_of(text: str, question: str, kind: str):
+    """As `Asker` extracts: the question's terms with their synonyms, and its own words
+    (less question words) as the only ones that name a line."""
     weights = {t: w for t, w in ANALYZER.query_terms(question)}
-    return extract(text, kind, weights, ANALYZER.tokens_many, CFG.answer)
+    naming = frozenset(ANALYZER.tokens(question)) - QUESTION_WORDS
+    return extract(text, kind, weights, ANALYZER.tokens_many, CFG.answer, naming_words=naming)
 
 
 @pytest.mark.parametrize("question, value", [
@@ -315,3 +321,20 @@ def test_a_line_ending_in_a_colon_answers_with_the_list_under_it():
 def test_a_numbered_items_number_ends_no_sentence():
     assert split_with_speakers('Homework:\n1. "Leave it" with the game, twice a day.\nWe left at 5. Then home.') == [
         ("Homework:", None), ('1. "Leave it" with the game, twice a day.', None), ("We left at 5.", None), ("Then home.", None)]
+
+
+def test_a_synonym_of_the_question_names_no_line_of_a_bill():
+    text = ("Hello SAM LEE,\n\nYour new bill is ready to view.\n\n  Account:          5512-0093-02\n"
+            "  Service address:  12 Birch Ave, Fairview ON\n  Billing period:   Jan 6 - Feb 4, 2026\n\n"
+            "  Water             $51.20\n  Natural gas       $80.10\n  -------------------------\n"
+            "  Amount due       $131.30\n  Due date         March 3, 2026\n\nPay online through your bank.\n\n"
+            "Utilities Fairview\n")
+    # "utilities" is widened with "gas"; that names no row: the bill's amount is its total.
+    assert answer_of(text, "How much is the Utilities Fairview bill?", "amount").shown == "$131.30"
+
+
+def test_a_job_named_by_several_of_its_lines_costs_its_total():
+    text = ("Here is what I recommend:\n  1. Replace 20 ft of gutter at the back ........ $440\n"
+            "  2. Reseal the chimney flashing ........ $310\n  Total: $750.00 + tax\nI can start March 24.")
+    assert answer_of(text, "how much is the gutter and flashing job", "amount").shown == "$750.00"
+    assert answer_of(text, "how much is the chimney flashing", "amount").shown == "$310"

@@ -134,7 +134,8 @@ def speakers(text: str) -> set[str]:
 
 def extract(text: str, kind: str | None, term_weights: dict[str, float],
             tokenize: Callable[[Sequence[str]], list[list[str]]], cfg: AnswerSection,
-            title: str = "", people: frozenset[str] = frozenset(), owed_asked: bool = False) -> Extract:
+            title: str = "", people: frozenset[str] = frozenset(), owed_asked: bool = False,
+            naming_words: frozenset[str] | None = None) -> Extract:
     """The best `max_sentences` sentences of `text` for the question, in document order.
 
     A sentence scores by the question's words it holds (IDF-weighted, normalised by the
@@ -201,7 +202,14 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
     label_near[1:] |= has_label[:-1]
     labelled_value = label_near & (has_span > 0)
     label_bonus = cfg.value_label_bonus * labelled_value
-    named = _named_lines(token_sets, found, term_weights, cfg) if span else np.zeros(len(sentences), dtype=bool)
+    # A total is asked for unless the question's own words name a line: the synonyms it
+    # was widened with name none ("gas" for "utilities" is no "Natural gas" row).
+    naming = naming_words if kind in cfg.total_kinds else None
+    named = _named_lines(token_sets, found, term_weights, cfg, naming) if span else np.zeros(len(sentences), dtype=bool)
+    if kind in cfg.total_kinds and named.sum() > 1:
+        # "The eavestrough and flashing job" names several lines of a quote: the job is
+        # all of them, and its total is the answer.
+        named[:] = False
     if kind not in cfg.total_kinds and named.any():
         # "The guest wifi password": the line the question names holds it, not the one
         # labelled "Password:".
@@ -283,12 +291,14 @@ def _continues(cfg: AnswerSection, sentence: str) -> bool:
 
 
 def _named_lines(token_sets: list[set[str]], found: list[str | None], term_weights: dict[str, float],
-                 cfg: AnswerSection) -> np.ndarray:
+                 cfg: AnswerSection, naming_words: frozenset[str] | None = None) -> np.ndarray:
     """The lines the question names, if any: those holding a value and a word of the
-    question that only a few sentences hold (a word most lines repeat is the subject)."""
+    question that only a few sentences hold (a word most lines repeat is the subject).
+    With `naming_words`, only those name a line."""
     counts: dict[str, int] = {}
+    subject = term_weights.keys() if naming_words is None else term_weights.keys() & naming_words
     for tokens in token_sets:
-        for t in tokens & term_weights.keys():
+        for t in tokens & subject:
             counts[t] = counts.get(t, 0) + 1
     rare = {t for t, n in counts.items() if n <= cfg.line_term_max_sentences}
     return np.array([f is not None and bool(tokens & rare) for tokens, f in zip(token_sets, found)], dtype=bool)

@@ -155,6 +155,7 @@ class Asker:
         self._series = Series(index.docs, index.doc_epoch, config.events)
         self._named: set[str] = set()
         self._owed_asked = False
+        self._naming_words: frozenset[str] = frozenset()
         self._asked: frozenset[str] = frozenset()
         words = self.config.confidence.question_words
         self._question_words = set(self.analyzer.tokens(" ".join(words))) | set(words)
@@ -173,6 +174,7 @@ class Asker:
         # Capitalised words of the question that may name a person ("Melanie's", "Caroline").
         self._named = {w.casefold() for w in _NAME.findall(question)}
         self._owed_asked = re.search(self.config.answer.owed_cue, question, re.IGNORECASE) is not None
+        self._naming_words = frozenset(self.analyzer.tokens(question)) - self._question_words
         route = self._anchored(self.router.route(question, now, pattern), question, now)
         log.debug("routed as %s (%s), window %s", route.pattern,
                   ", ".join(f"{p} {v:.2f}" for p, v in route.scores.items()), route.window)
@@ -554,7 +556,7 @@ class Asker:
         return answers.extract(text, kind, self._idf_weighted(term_weights),
                                self.analyzer.tokens_many, self.config.answer,
                                title=str(self.index.docs[doc].get("title", "")), people=people,
-                               owed_asked=self._owed_asked)
+                               owed_asked=self._owed_asked, naming_words=self._naming_words)
 
     def _event_note(self, title: str, body: str, term_weights: dict[str, float]) -> answers.Extract | None:
         """The sentence of an event's description that answers, after the event's title,
