@@ -263,6 +263,7 @@ class AnswerSection:
     question_word_weight: float
     asked_name_weight: float
     introduced_lines_max: int
+    rate_units: tuple[tuple[str, ...], ...]
     second_sentence_share: float
     question_sentence_factor: float
     speaker_min_cover: float

@@ -10,7 +10,7 @@ import pytest
 from conftest import REALDATA, requires_realdata
 
 from brainquery import Brain
-from brainquery.query.answer import expected_kind, extract, split_with_speakers, unwrap, year_of
+from brainquery.query.answer import expected_kind, extract, rate_asked, split_with_speakers, unwrap, year_of
 from brainquery.config import load_config
 from brainquery.textproc import Analyzer
 
@@ -35,7 +35,8 @@ def answer_of(text: str, question: str, kind: str):
     (less question words) as the only ones that name a line."""
     weights = {t: w for t, w in ANALYZER.query_terms(question)}
     naming = frozenset(ANALYZER.tokens(question)) - QUESTION_WORDS
-    return extract(text, kind, weights, ANALYZER.tokens_many, CFG.answer, naming_words=naming)
+    return extract(text, kind, weights, ANALYZER.tokens_many, CFG.answer, naming_words=naming,
+                   rate=rate_asked(question, CFG.answer))
 
 
 @pytest.mark.parametrize("question, value", [
@@ -338,3 +339,20 @@ def test_a_job_named_by_several_of_its_lines_costs_its_total():
             "  2. Reseal the chimney flashing ........ $310\n  Total: $750.00 + tax\nI can start March 24.")
     assert answer_of(text, "how much is the gutter and flashing job", "amount").shown == "$750.00"
     assert answer_of(text, "how much is the chimney flashing", "amount").shown == "$310"
+
+
+@pytest.mark.parametrize("question, value", [
+    pytest.param("how much a night is the kennel", "$38.00", id="a-night"),
+    pytest.param("how much is the kennel stay", "$266.00", id="the-stay-is-its-total"),
+    pytest.param("what is the monthly premium", "$112.40", id="monthly"),
+])
+def test_a_rate_is_the_amount_per_unit_not_the_total(question, value):
+    text = ("Your pet's stay is booked.\n  Rate: $38.00/night x 7 nights = $266.00 + tax\n"
+            "  Deposit: $50.00 paid\nInsurance renewal\n  Annual premium: $1,348.80\n"
+            "  Monthly (pre-authorized): $112.40\n")
+    assert answer_of(text, question, "amount").shown == value
+
+
+def test_a_month_named_as_a_time_asks_for_no_rate():
+    assert rate_asked("how much was the energy bill last month", CFG.answer) is None
+    assert rate_asked("how much a night is the kennel", CFG.answer) is not None

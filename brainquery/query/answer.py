@@ -135,7 +135,7 @@ def speakers(text: str) -> set[str]:
 def extract(text: str, kind: str | None, term_weights: dict[str, float],
             tokenize: Callable[[Sequence[str]], list[list[str]]], cfg: AnswerSection,
             title: str = "", people: frozenset[str] = frozenset(), owed_asked: bool = False,
-            naming_words: frozenset[str] | None = None) -> Extract:
+            naming_words: frozenset[str] | None = None, rate: re.Pattern | None = None) -> Extract:
     """The best `max_sentences` sentences of `text` for the question, in document order.
 
     A sentence scores by the question's words it holds (IDF-weighted, normalised by the
@@ -210,6 +210,13 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
         # "The eavestrough and flashing job" names several lines of a quote: the job is
         # all of them, and its total is the answer.
         named[:] = False
+    if rate is not None and span is not None and kind in cfg.total_kinds:
+        # "How much a night": the lines stating a rate are named, each by its amount
+        # nearest the unit ("$42.00/night", not the "$294.00" the nights come to).
+        per_unit = [_per_unit(span, s, rate) for s in sentences]
+        if any(per_unit):
+            found = [p or f for p, f in zip(per_unit, found)]
+            named = np.array([p is not None for p in per_unit])
     if kind not in cfg.total_kinds and named.any():
         # "The guest wifi password": the line the question names holds it, not the one
         # labelled "Password:".
@@ -461,6 +468,36 @@ def snippet(text: str, term_weights: dict[str, float], tokenize: Callable[[Seque
             break
         out += " " + extra
     return out if len(out) <= limit else out[:limit - 1].rstrip() + "…"
+
+
+def rate_asked(question: str, cfg: AnswerSection) -> re.Pattern | None:
+    """The rate a question asks for ("how much a night", "the monthly premium"), as the
+    pattern of that unit's rate in a text; None when it asks for no rate ("last month")."""
+    for pattern in _rate_patterns(cfg):
+        if pattern.search(question):
+            return pattern
+    return None
+
+
+@lru_cache(maxsize=8)
+def _rate_patterns(cfg: AnswerSection) -> tuple[re.Pattern, ...]:
+    return tuple(re.compile(rf"(?:/\s*|\b(?:per|a|an|each|every)\s+){re.escape(unit)}\b"
+                            + "".join(rf"|\b{re.escape(adjective)}\b" for adjective in adjectives), re.IGNORECASE)
+                 for unit, *adjectives in cfg.rate_units)
+
+
+def _per_unit(span: re.Pattern, sentence: str, rate: re.Pattern) -> str | None:
+    """The amount of `sentence` nearest a statement of the rate, or None."""
+    units = [(m.start(), m.end()) for m in rate.finditer(sentence)]
+    if not units:
+        return None
+    amounts = list(span.finditer(sentence))
+    if not amounts:
+        return None
+    def distance(m: re.Match) -> int:
+        return min(u0 - m.end() if u0 >= m.end() else m.start() - u1 if m.start() >= u1 else 0
+                   for u0, u1 in units)
+    return min(amounts, key=distance).group(0)
 
 
 def _longest(span: re.Pattern, sentence: str, rival: re.Pattern | None = None) -> str | None:
