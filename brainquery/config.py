@@ -264,6 +264,7 @@ class AnswerSection:
     asked_name_weight: float
     introduced_lines_max: int
     rate_units: tuple[tuple[str, ...], ...]
+    latest_cue: str
     second_sentence_share: float
     question_sentence_factor: float
     speaker_min_cover: float

@@ -356,3 +356,18 @@ def test_a_rate_is_the_amount_per_unit_not_the_total(question, value):
 def test_a_month_named_as_a_time_asks_for_no_rate():
     assert rate_asked("how much was the energy bill last month", CFG.answer) is None
     assert rate_asked("how much a night is the kennel", CFG.answer) is not None
+
+
+def test_the_last_time_something_happened_is_the_newest_past_one(tmp_path):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "2023-03-17-chimney-sweep.txt").write_text(
+        "Date: 2023-03-17\nChimney sweep completed today by Hearth & Home Sweeps.\n"
+        "Chimney sweep and inspection, full report attached. Amount paid: $145.00\n", encoding="utf-8")
+    (docs / "2025-10-02-chimney-sweep.txt").write_text(
+        "Date: 2025-10-02\nInvoice 2291 - Hearth & Home Sweeps\nChimney sweep, annual\nTotal $168.00\n",
+        encoding="utf-8")
+    brain = Brain(tmp_path / "store")
+    brain.ingest([docs], now=NOW)
+    result = brain.ask("What did the last chimney sweep cost?", now=NOW)
+    assert result.answer == "$168.00", result.answer

@@ -188,7 +188,7 @@ class Asker:
         off_topic = [r for r in ranked if not r.on_topic]
         ranked = [r for r in ranked if r.on_topic] or off_topic
         term_weights = self._answer_terms(query)
-        ranked = self._supersede(route, ranked, query.kind, term_weights)
+        ranked = self._supersede(question, route, ranked, query.kind, term_weights, query.now)
         shown = ranked + [r for r in off_topic if r not in ranked]
         results = [self._source(r, term_weights) for r in shown[:k]]
         base = dict(query=question, now=now.isoformat(), pattern=route.pattern,
@@ -466,17 +466,24 @@ class Asker:
         boost = self.config.scoring.possessive_weight
         return [(t, w * boost if t in owners else w) for t, w in self.analyzer.query_terms(question)]
 
-    def _supersede(self, route: Route, ranked: list[Ranked], kind: str | None,
-                   term_weights: dict[str, float]) -> list[Ranked]:
+    def _supersede(self, question: str, route: Route, ranked: list[Ranked], kind: str | None,
+                   term_weights: dict[str, float], now: float) -> list[Ranked]:
         """Latest wins for a current value: when the leading documents of an entity question
         state different values of the kind asked for (34.5 lb in 2026, 33.2 lb in 2025),
         the newest of them goes first. Only documents that hold such a value, cover the
         question and score within `supersede_share` of the top compete."""
         cfg = self.config
-        if (route.pattern not in cfg.answer.supersede_patterns or kind not in cfg.answer.value_kinds
-                or len(ranked) < 2 or route.window is not None):
+        # (Not for a date: a newer message about the subject may name a day still ahead or
+        # one that is no visit at all, a vaccine "due 11/12".)
+        latest = (kind not in cfg.answer.dated_kinds
+                  and re.search(cfg.answer.latest_cue, question, re.IGNORECASE) is not None)
+        if ((route.pattern not in cfg.answer.supersede_patterns and not latest)
+                or kind not in cfg.answer.value_kinds or len(ranked) < 2 or route.window is not None):
             # (A question that names its time, "the July bill", asks for that time's value.)
             return ranked
+        if latest:
+            # "The last service" has happened: an appointment still ahead is not it.
+            ranked = [r for r in ranked if _epoch(self.index, r.doc) <= now] or ranked
         top = ranked[0].score
         # A newer document supersedes only with evidence as complete as the top one's: a
         # reminder about another vaccine does not replace the receipt that names rabies.
