@@ -265,6 +265,7 @@ class AnswerSection:
     introduced_lines_max: int
     rate_units: tuple[tuple[str, ...], ...]
     latest_cue: str
+    speaker_rival_share: float
     second_sentence_share: float
     question_sentence_factor: float
     speaker_min_cover: float

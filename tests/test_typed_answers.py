@@ -371,3 +371,23 @@ def test_the_last_time_something_happened_is_the_newest_past_one(tmp_path):
     brain.ingest([docs], now=NOW)
     result = brain.ask("What did the last chimney sweep cost?", now=NOW)
     assert result.answer == "$168.00", result.answer
+
+
+CHAT = ("Jonah: I finally signed up for the pottery course at the community studio, Tuesdays at 7!\n"
+        "Priti: That's great! I've been so busy with the garden, the tomatoes are taking over.\n"
+        "Jonah: Ha, save me some. The course runs eight weeks, so I'll have bowls for everyone.\n"
+        "Priti: I'd love one. Maybe I should sign up for something too, once the garden calms down.\n")
+
+
+def test_a_question_about_one_speaker_is_answered_from_their_own_lines():
+    weights = {t: w for t, w in ANALYZER.query_terms("what course did jonah sign up for")
+               if t != "jonah"}
+    assert "pottery course" in extract(CHAT, None, weights, ANALYZER.tokens_many, CFG.answer,
+                                       people=frozenset({"jonah"})).text
+
+
+def test_another_speakers_story_is_no_answer_about_this_one():
+    # Jonah signed up for the course, not Priti: nothing Priti said answers it.
+    weights = {t: w for t, w in ANALYZER.query_terms("what course did priti sign up for")
+               if t != "priti"}
+    assert extract(CHAT, None, weights, ANALYZER.tokens_many, CFG.answer, people=frozenset({"priti"})).text == ""

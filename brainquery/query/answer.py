@@ -162,11 +162,16 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
         # Asked about someone who speaks here: the answer is in their own words, never in
         # what another speaker says of themselves (or says to them: "Hey Melanie!").
         keep = [i for i, (_, who) in enumerate(pairs) if who is None or who in people]
+        others = [i for i, (_, who) in enumerate(pairs) if who is not None and who not in people]
+        # What another speaker says of themselves that holds the question far better than
+        # anything the person asked about says: the question is about the other one's story.
+        rival = float(overlap[others].max()) if others else 0.0
         pairs = [pairs[i] for i in keep]
         token_sets = [token_sets[i] for i in keep]
         overlap, replied = overlap[keep], replied[keep]
-        if not pairs or (np.maximum(overlap, cfg.reply_share * replied).max()
-                         < cfg.speaker_min_cover * sum(term_weights.values())):
+        own = float(np.maximum(overlap, cfg.reply_share * replied).max()) if pairs else 0.0
+        if (not pairs or own < cfg.speaker_min_cover * sum(term_weights.values())
+                or own < cfg.speaker_rival_share * rival):
             # Nothing the person asked about says (or is asked) holds enough of the
             # question's words: the question may be about someone else's story.
             return Extract("", None, 0.0)
