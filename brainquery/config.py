@@ -140,6 +140,9 @@ class ScoringSection:
     coverage_prior_df_share: float
     coverage_name_share: float
     coverage_name_max_df_share: float
+    group_salutation: str
+    group_salutation_chars: int
+    group_name_credit: float
     relevant_share: float
     relevant_coverage_share: float
     off_topic_factor: float

@@ -218,6 +218,23 @@ def test_a_document_about_someone_else_does_not_answer_for_the_person_named(tmp_
     assert Path(result.results[0].source).name == "ada-checkup.eml", [s.source for s in result.results]
 
 
+def test_a_letter_to_the_whole_class_is_about_each_child_in_it(tmp_path):
+    # The teacher writes to "Room 12 families" and never names Mila; the documents that do
+    # name her are about other things. The letter still answers for her.
+    folder = household(tmp_path / "in")
+    for n, (child, other) in enumerate((("Mila", "Jonas"), ("Jonas", "Mila"), ("Mila", "Jonas"))):
+        mail(folder, f"week-{n}.eml", ASK_NOW - timedelta(days=20 + 9 * n), f"{child} and {other} this week",
+             f"{child} has swimming on Tuesday and {other} has chess club; both bring snacks.")
+    mail(folder, "mila-dentist.eml", ASK_NOW - timedelta(days=12), "Mila - dentist on Monday",
+         "Mila's dental cleaning is on Monday at 9:00 with Dr. Brandt.", sender="frontdesk@smiles.example")
+    mail(folder, "welcome.eml", ASK_NOW - timedelta(days=70), "Welcome to Room 12!",
+         "Hello Room 12 families,\n\nWelcome to fourth grade! I'm Rosa Nguyen, and I will be your "
+         "child's teacher this year. Homework folders go home on Mondays.\n\nWarmly,\nMs. Nguyen",
+         sender="rnguyen@school.example")
+    result = ingested(tmp_path, folder).ask("Who is Mila's teacher this year?", now=ASK_NOW)
+    assert Path(result.results[0].source).name == "welcome.eml", [s.source for s in result.results]
+
+
 def test_a_year_nothing_was_written_in_or_mentions_is_i_dont_know(tmp_path):
     folder = household(tmp_path / "in")
     mail(folder, "boiler-2023.eml", datetime(2023, 3, 17, 10, tzinfo=UTC), "Boiler service completed",

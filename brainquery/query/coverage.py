@@ -40,6 +40,9 @@ class TopicTerms:
     # Topic terms that also named the time window (a holiday: "for Christmas"): a calendar
     # event taking place in the window mentions them by taking place then.
     window_terms: tuple[int, ...] = ()
+    # Topic terms that are names the question asks about ("Ada's teacher"): a letter to a
+    # whole group ("Dear Room 114 families") is about them without naming them.
+    name_terms: tuple[int, ...] = ()
 
     @classmethod
     def of(cls, question: str, analyzer: Analyzer, bm25: SparseBM25,
@@ -102,7 +105,8 @@ class TopicTerms:
         type_terms = {j: hints[t] for j, t in enumerate(base) if t in hints}
         return cls(tuple(base), np.maximum(weights, 0.0), columns, membership,
                    phrases=tuple(phrases), type_terms=type_terms,
-                   window_terms=tuple(j for j, t in enumerate(base) if t in window_subject))
+                   window_terms=tuple(j for j, t in enumerate(base) if t in window_subject),
+                   name_terms=tuple(int(j) for j in np.flatnonzero(named)))
 
     def only_type_terms(self) -> bool:
         """Every topic word names a kind of document ("calendar"), or there are none."""
@@ -115,10 +119,12 @@ class TopicTerms:
         return np.unique(np.concatenate(list(self.type_terms.values())))
 
     def of_chunks(self, bm25: SparseBM25, rows: np.ndarray, types: np.ndarray | None = None,
-                  in_window: np.ndarray | None = None) -> np.ndarray:
+                  in_window: np.ndarray | None = None, to_group: np.ndarray | None = None,
+                  group_credit: float = 0.0) -> np.ndarray:
         """Coverage in [0, 1] of each chunk row (0 for a question with no topic words);
         `types`: the document type code of each row; `in_window`: is it the chunk of an
-        event taking place in the question's window."""
+        event taking place in the question's window; `to_group`: is it from a letter to a
+        group, which names the people the question asks about `group_credit` of the way."""
         total = self.weights.sum()
         if not self.terms or total <= 0:
             return np.zeros(len(rows))
@@ -136,7 +142,12 @@ class TopicTerms:
                 found[:, j] |= np.isin(types, codes)
         if in_window is not None and self.window_terms:
             found[:, list(self.window_terms)] |= np.asarray(in_window, dtype=bool)[:, None]
-        return found.astype(np.float64) @ self.weights / total
+        cover = found.astype(np.float64) @ self.weights / total
+        if to_group is not None and self.name_terms:
+            names = list(self.name_terms)
+            unnamed = (~found[:, names]).astype(np.float64) @ self.weights[names] / total
+            cover += group_credit * unnamed * np.asarray(to_group, dtype=bool)
+        return cover
 
 
 def topic_idf(df: np.ndarray, n_chunks: int, idf: str, prior_chunks: float,

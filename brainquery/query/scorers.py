@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import re
 from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
@@ -169,16 +170,33 @@ class PageRankScorer:
 
 
 class CoverageScorer:
-    """The IDF-weighted share of the question's topic words the chunk mentions."""
+    """The IDF-weighted share of the question's topic words the chunk mentions. A letter to
+    a group ("Dear Room 114 families", "Hi Colts families") names no child, yet may be about
+    any of them: it counts as naming the people the question asks about part of the way."""
     name = "coverage"
 
-    def __init__(self, index: QueryIndex):
+    def __init__(self, index: QueryIndex, config: Config):
         self.index = index
+        self.salutation = re.compile(config.scoring.group_salutation, re.IGNORECASE | re.MULTILINE)
+        self.head_chars = config.scoring.group_salutation_chars
+        self.credit = config.scoring.group_name_credit
+        self._to_group: dict[int, bool] = {}
 
     def score(self, query: Query, cands: Candidates) -> np.ndarray:
         index = self.index
-        return query.topic.of_chunks(index.bm25, cands.rows, index.doc_type[index.chunk_doc[cands.rows]],
-                                     np.isin(cands.rows, cands.in_window))
+        docs = index.chunk_doc[cands.rows]
+        to_group = np.array([self.to_group(int(d)) for d in docs], dtype=bool) if query.topic.name_terms else None
+        return query.topic.of_chunks(index.bm25, cands.rows, index.doc_type[docs],
+                                     np.isin(cands.rows, cands.in_window), to_group, self.credit)
+
+    def to_group(self, doc: int) -> bool:
+        """Does the document open by greeting a group? (Read once per document.)"""
+        found = self._to_group.get(doc)
+        if found is None:
+            rows = self.index.doc_rows(doc)
+            head = self.index.chunk_texts[rows[0]][:self.head_chars] if len(rows) else ""
+            found = self._to_group[doc] = self.salutation.search(head) is not None
+        return found
 
 
 class AnswerTypeScorer:
@@ -257,6 +275,6 @@ def registry(index: QueryIndex, config: Config) -> list[Scorer]:
     of answer (the evidence newer documents are weighed on), then time and the window."""
     scoring = config.scoring
     return [BM25Scorer(), DenseScorer(), CentralityScorer(index),
-            PageRankScorer(index, scoring.ppr_seeds, max(scoring.stages)), CoverageScorer(index),
+            PageRankScorer(index, scoring.ppr_seeds, max(scoring.stages)), CoverageScorer(index, config),
             AnswerTypeScorer(index, config), TypeScorer(index, config), TypeHintScorer(index, config),
             TimeScorer(index, config), WindowScorer(config)]
