@@ -470,8 +470,10 @@ class Asker:
                    term_weights: dict[str, float], now: float) -> list[Ranked]:
         """Latest wins for a current value: when the leading documents of an entity question
         state different values of the kind asked for (34.5 lb in 2026, 33.2 lb in 2025),
-        the newest of them goes first. Only documents that hold such a value, cover the
-        question and score within `supersede_share` of the top compete."""
+        the newest of them goes first. So for any question asking for the last time
+        something happened ("what did the last boiler service cost"), among documents
+        written by now. Only documents that hold such a value, cover the question and score
+        within `supersede_share` of the best of them compete."""
         cfg = self.config
         # (Not for a date: a newer message about the subject may name a day still ahead or
         # one that is no visit at all, a vaccine "due 11/12".)
@@ -481,28 +483,32 @@ class Asker:
                 or kind not in cfg.answer.value_kinds or len(ranked) < 2 or route.window is not None):
             # (A question that names its time, "the July bill", asks for that time's value.)
             return ranked
-        if latest:
-            # "The last service" has happened: an appointment still ahead is not it.
-            ranked = [r for r in ranked if _epoch(self.index, r.doc) <= now] or ranked
-        top = ranked[0].score
-        # A newer document supersedes only with evidence as complete as the top one's: a
+        # "The last service" has happened: an appointment still ahead is not it (it stays
+        # among the sources, after).
+        pool = [r for r in ranked if _epoch(self.index, r.doc) <= now] if latest else ranked
+        if not pool:
+            return ranked
+        lead = pool[0]
+        # A newer document supersedes only with evidence as complete as the lead's: a
         # reminder about another vaccine does not replace the receipt that names rabies.
-        coverage = max(ranked[0].parts["coverage"], cfg.confidence.min_coverage)
-        authority = cfg.answer.supersede_type_share * ranked[0].parts["type_weight"]
-        eligible = [r for r in ranked
-                    if r.score >= cfg.answer.supersede_share * top and r.parts["answer_type"] >= 1.0
+        coverage = max(lead.parts["coverage"], cfg.confidence.min_coverage)
+        authority = cfg.answer.supersede_type_share * lead.parts["type_weight"]
+        eligible = [r for r in pool
+                    if r.score >= cfg.answer.supersede_share * lead.score and r.parts["answer_type"] >= 1.0
                     and r.parts["coverage"] >= coverage - 1e-9 and r.parts["type_weight"] >= authority - 1e-9]
         values = {}
         for r in eligible:
             value = self._extract(r.doc, kind, term_weights).value
             if value is not None:
                 values[r.doc] = value
-        if not values or np.isnan(self.index.doc_epoch[ranked[0].doc]):
-            # An undated top document cannot be shown to be older than anything.
+        if not values or np.isnan(self.index.doc_epoch[lead.doc]):
+            # An undated lead cannot be shown to be older than anything.
             return ranked
         newest = max((r for r in eligible if r.doc in values), key=lambda r: _epoch(self.index, r.doc))
-        current = values.get(ranked[0].doc)
-        if newest is ranked[0] or (current is not None and answers.same_value(current, values[newest.doc], kind)):
+        current = values.get(lead.doc)
+        if newest is lead and lead is ranked[0]:
+            return ranked
+        if lead is ranked[0] and current is not None and answers.same_value(current, values[newest.doc], kind):
             return ranked   # the top document already states the latest value
         return [newest] + [r for r in ranked if r is not newest]
 
