@@ -263,8 +263,10 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
     # "Homework for this week:" says what follows: the list under it is the answer.
     lines = list(dict.fromkeys(j for i in chosen for j in [i, *_introduced(sentences, i, cfg.introduced_lines_max)]))
     if len(lines) > len(chosen):
-        while len(lines) > len(chosen) + 1 and len(" ".join(sentences[i] for i in lines)) > cfg.max_chars:
-            lines.pop()
+        # Over max_chars, the last introduced lines go first, never a chosen sentence.
+        added = [i for i in lines if i not in chosen]
+        while len(added) > 1 and len(" ".join(sentences[i] for i in lines)) > cfg.max_chars:
+            lines.remove(added.pop())
         answer = " ".join(sentences[i] for i in lines)
     if len(answer) > cfg.max_chars:
         answer = sentences[best][:cfg.max_chars].rstrip() + ("…" if len(sentences[best]) > cfg.max_chars else "")

@@ -506,9 +506,8 @@ class Asker:
             return ranked
         newest = max((r for r in eligible if r.doc in values), key=lambda r: _epoch(self.index, r.doc))
         current = values.get(lead.doc)
-        if newest is lead and lead is ranked[0]:
-            return ranked
-        if lead is ranked[0] and current is not None and answers.same_value(current, values[newest.doc], kind):
+        if lead is ranked[0] and (newest is lead or (
+                current is not None and answers.same_value(current, values[newest.doc], kind))):
             return ranked   # the top document already states the latest value
         return [newest] + [r for r in ranked if r is not newest]
 
