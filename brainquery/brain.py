@@ -88,10 +88,14 @@ class Brain:
             started = datetime.now(timezone.utc)
             remove_leftovers(self.store.cache_dir, model_cache.LEGACY_FILES + query_index.LEGACY_FILES)
             # What the store holds, from the published index while it is complete (read
-            # before this ingest marks it dirty); else the indexer scans the store.
+            # before this ingest marks it dirty); else the indexer scans the store. The
+            # index is read once: `refresh` updates this copy.
+            published = self._asker.index if self._asker is not None else None
+            if published is None or published.fingerprint != self.store.state().get(query_index.STATE_KEY):
+                published = query_index.published(self.store, self.config)
             indexer = Indexer(self.store, self.config, now or started,
                               roots=None if follow_symlinks else [*self.roots(), *_real(files)],
-                              known=index_state.published_documents(self.store, self.config))
+                              known=published.docs if published is not None else None)
             previous = query_index.mark_dirty(self.store)
             changes = self.store.record_changes()
             try:
@@ -104,8 +108,8 @@ class Brain:
                 # first question does not pay for them; only what this ingest wrote is read
                 # when the published index can be updated. The new Asker replaces the old in
                 # one assignment: a question in flight finishes on the one it began with.
-                known = self._asker.index if self._asker is not None else None
-                index = query_index.refresh(self.store, self.config, previous, changes, known)
+                index = query_index.refresh(self.store, self.config, previous, changes, published)
+                published = None    # the old index goes as soon as the new one is there
                 # The next ingest reads the shingle sets from the writer file again (0.5 s at
                 # 100,000 chunks) rather than this process holding them (170 MB) meanwhile.
                 index.writer = None

@@ -45,20 +45,61 @@ def digest(data: bytes) -> str:
 
 def write_arrays(path: Path, arrays: dict[str, np.ndarray]) -> str:
     """Save arrays as one .npz (no object arrays: saving one fails rather than pickles);
-    returns the file's digest, for the store to record."""
-    buffer = io.BytesIO()
-    np.savez(buffer, allow_pickle=False, **arrays)
-    data = buffer.getvalue()
+    returns the file's digest, for the store to record. Streamed to the file and hashed as
+    it goes: no copy of a 400 MB index in memory, and no second pass to hash it."""
     with replaced(path) as fh:
-        fh.write(data)
-    return digest(data)
+        stream = _HashingWriter(fh)
+        with zipfile.ZipFile(stream, mode="w", compression=zipfile.ZIP_STORED, allowZip64=True) as archive:
+            for name, array in arrays.items():
+                array = np.asanyarray(array)
+                info = zipfile.ZipInfo(name + ".npy", date_time=(1980, 1, 1, 0, 0, 0))
+                info.compress_type = zipfile.ZIP_STORED
+                # Pad the local header so the member starts on an ARRAY_ALIGN boundary: its
+                # .npy header is padded to the same, so the data lands aligned and a reader
+                # can use it in place (`_views`). Local header: 30 bytes, the name, the
+                # extra field (ours, then zipfile's 20-byte zip64 one).
+                fixed = stream.tell() + 30 + len(info.filename.encode()) + 4 + _ZIP64_EXTRA
+                pad = -fixed % np.lib.format.ARRAY_ALIGN
+                info.extra = _PADDING_ID.to_bytes(2, "little") + pad.to_bytes(2, "little") + bytes(pad)
+                with archive.open(info, "w", force_zip64=True) as member:
+                    np.lib.format.write_array(member, array, allow_pickle=False)
+    return stream.hexdigest()
+
+
+_ZIP64_EXTRA = 20        # what zipfile appends to a local header written with force_zip64
+_PADDING_ID = 0xD935     # an extra-field id readers skip (Android's zipalign uses it too)
+
+
+class _HashingWriter(io.RawIOBase):
+    """Writes through to `fh` and hashes what passes. It cannot seek, so zipfile writes the
+    archive front to back (sizes in data descriptors) rather than patching headers."""
+
+    def __init__(self, fh: IO[bytes]):
+        self._fh, self._sha, self._written = fh, hashlib.sha256(), 0
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data) -> int:
+        size = memoryview(data).nbytes
+        self._fh.write(data)
+        self._sha.update(data)
+        self._written += size
+        return size
+
+    def tell(self) -> int:
+        return self._written
+
+    def hexdigest(self) -> str:
+        return self._sha.hexdigest()
 
 
 def read_arrays(path: Path, expected_digest: str | None) -> dict[str, np.ndarray] | None:
     """The arrays saved at `path`, or None when the file is missing, unreadable, or not
-    byte for byte the one whose digest the store recorded."""
+    byte for byte the one whose digest the store recorded. The arrays are views into the
+    verified bytes (one copy of a 400 MB index in memory, not two), writable like any."""
     data = read_verified(path, expected_digest)
-    return None if data is None else load_arrays(io.BytesIO(data))
+    return None if data is None else _views(data)
 
 
 def load_arrays(source: Path | io.BytesIO) -> dict[str, np.ndarray] | None:
@@ -70,11 +111,50 @@ def load_arrays(source: Path | io.BytesIO) -> dict[str, np.ndarray] | None:
         return None
 
 
-def read_verified(path: Path, expected_digest: str | None) -> bytes | None:
+def _views(data: bytearray) -> dict[str, np.ndarray] | None:
+    """The arrays of an uncompressed .npz as views into `data`, without copying them out
+    (np.load copies every member: 2.3 s for an index of 100,000 chunks); a member stored
+    any other way is read by np.load."""
+    arrays: dict[str, np.ndarray] = {}
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            for info in archive.infolist():
+                name = info.filename.removesuffix(".npy")
+                if info.compress_type != zipfile.ZIP_STORED:
+                    return load_arrays(io.BytesIO(data))
+                # The local header: 30 bytes, then the file name and extra field.
+                head = bytes(data[info.header_offset:info.header_offset + 30])
+                if len(head) < 30 or head[:4] != b"PK\x03\x04":
+                    return None
+                start = info.header_offset + 30 + int.from_bytes(head[26:28], "little") \
+                    + int.from_bytes(head[28:30], "little")
+                member = io.BytesIO(memoryview(data)[start:start + info.file_size])
+                version = np.lib.format.read_magic(member)
+                if version not in ((1, 0), (2, 0)):
+                    return load_arrays(io.BytesIO(data))
+                read_header = (np.lib.format.read_array_header_1_0 if version == (1, 0)
+                               else np.lib.format.read_array_header_2_0)
+                shape, fortran, dtype = read_header(member)
+                if dtype.hasobject:
+                    return None
+                count = int(np.prod(shape, dtype=np.int64))
+                if member.tell() + count * dtype.itemsize > info.file_size:
+                    return None
+                array = np.frombuffer(data, dtype=dtype, count=count, offset=start + member.tell())
+                arrays[name] = array.reshape(shape, order="F" if fortran else "C")
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+        return None
+    return arrays
+
+
+def read_verified(path: Path, expected_digest: str | None) -> bytearray | None:
     if not expected_digest:
         return None
     try:
-        data = path.read_bytes()
+        with path.open("rb") as fh:
+            data = bytearray(os.fstat(fh.fileno()).st_size)
+            if fh.readinto(data) != len(data) or fh.read(1):
+                return None     # the file changed size while it was read
     except OSError:
         return None
     return data if digest(data) == expected_digest else None
@@ -101,6 +181,25 @@ def json_array(value: Any) -> np.ndarray:
     import json
 
     return np.frombuffer(json.dumps(value, ensure_ascii=False).encode("utf-8"), dtype=np.uint8)
+
+
+def text_arrays(texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Many strings as one UTF-8 buffer and their end offsets in characters: written and
+    read four to six times faster than the same list as JSON (100,000 chunks of text: 0.09 s
+    against 0.53 s to write, 0.08 s against 0.32 s to read)."""
+    ends = np.cumsum(np.fromiter(map(len, texts), dtype=np.int64, count=len(texts)))
+    return np.frombuffer("".join(texts).encode("utf-8"), dtype=np.uint8), ends
+
+
+def texts_from_arrays(buffer: np.ndarray, ends: np.ndarray) -> list[str]:
+    if buffer.dtype != np.uint8 or buffer.ndim != 1 or ends.ndim != 1 or ends.dtype.kind not in "iu":
+        raise ValueError("expected a text buffer and its end offsets")
+    whole = buffer.tobytes().decode("utf-8")
+    bounds = np.r_[0, ends].astype(np.int64)
+    if np.any(np.diff(bounds) < 0) or bounds[-1] != len(whole):
+        raise ValueError("text offsets do not fit the buffer")
+    bounds = bounds.tolist()
+    return [whole[a:b] for a, b in zip(bounds, bounds[1:])]
 
 
 def from_json_array(array: np.ndarray) -> Any:

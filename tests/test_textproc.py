@@ -245,6 +245,25 @@ def test_query_projection_equals_transform_for_typed_words(dense, question):
     assert np.allclose(dense.transform_query(question, terms), dense.transform([question])[0], atol=1e-6)
 
 
+def test_chunk_vectors_are_scikit_learns_without_scikit_learn(dense, tmp_path):
+    """`transform` repeats TfidfVectorizer -> TruncatedSVD in numpy: a model loaded from its
+    cache (no fitted transformers) embeds as the fitted pipeline does, to the bit (a last
+    bit can reorder tied documents); a text with no known word is the zero vector."""
+    texts = TEXTS[:7] + ["roof roof roof shingles replaced", "nothing known here zzz", ""]
+    fitted = dense.svd_.transform(dense.vectorizer_.transform(texts)).astype(np.float32)
+    expected = np.zeros((len(texts), dense.cfg.dims), dtype=np.float32)
+    expected[:, :fitted.shape[1]] = fitted
+    norms = np.linalg.norm(expected, axis=1, keepdims=True)
+    expected = np.divide(expected, norms, out=np.zeros_like(expected), where=norms > 0)
+    path = tmp_path / "dense.npz"
+    loaded = DenseEmbedder.load(path, dense.cfg, CONFIG.text, dense.save(path))
+    assert not hasattr(loaded, "vectorizer_")
+    got = loaded.transform(texts)
+    assert got.dtype == np.float32 and got.shape == expected.shape
+    assert np.array_equal(got, expected)
+    assert not got[-2:].any()
+
+
 def test_synonyms_move_the_query_vector(dense):
     typed_only = [(t, w) for t, w in dense.analyzer_.query_terms("vet") if w == 1.0]
     vet_doc = dense.transform([TEXTS[1]])[0]

@@ -51,7 +51,7 @@ from .index_state import (DIGEST_KEY, DIRTY, FORMAT, GENERATION_KEY, INDEX_FILE,
                           ROUTER_DIGEST_KEY, ROUTER_FILE, STATE_KEY, generation)
 from .index_state import config_key as _config_key
 from .router import Router, TextModel, load_router
-from ..files import from_json_array, json_array, read_arrays, write_arrays
+from ..files import from_json_array, json_array, read_arrays, text_arrays, texts_from_arrays, write_arrays
 from ..storage.store import Store
 from ..textproc import Analyzer
 
@@ -155,6 +155,17 @@ def open_index(store: Store, config: Config, notify=None) -> QueryIndex:
             return cached       # the writer we waited for published it
         log.info("query index missing or stale; rebuilding from the store")
         return rebuild(store, config)
+
+
+def published(store: Store, config: Config) -> QueryIndex | None:
+    """The published index when it is complete, this configuration's and the file the
+    store recorded; else None. A writer reads it once: its documents tell the indexer what
+    is stored, and `refresh` updates it."""
+    state = store.state()
+    if state.get(STATE_KEY) in (None, DIRTY):
+        return None
+    index = load(store.cache_dir / INDEX_FILE, config, state.get(DIGEST_KEY))
+    return index if index is not None and index.fingerprint == state.get(STATE_KEY) else None
 
 
 def mark_dirty(store: Store) -> str | None:
@@ -515,9 +526,10 @@ _PARTS = (("bm25.", SparseBM25, "bm25"), ("graph.", EvidenceGraph, "graph"),
 def to_arrays(index: QueryIndex, config: Config) -> dict[str, np.ndarray]:
     out = {"format": np.array(_FORMAT), "config": np.array(_config_key(config)),
            "fingerprint": np.array(index.fingerprint),
-           "chunk_ids": json_array(list(index.chunk_ids)), "chunk_texts": json_array(index.chunk_texts),
+           "chunk_ids": json_array(list(index.chunk_ids)),
            "docs": json_array(index.docs), "type_names": json_array(index.type_names),
            "kind_names": json_array(index.kind_names)}
+    out["chunk_texts"], out["chunk_text_ends"] = text_arrays(index.chunk_texts)
     out.update({f"entities.{k}": v for k, v in index.entities.to_arrays().items()})
     out.update({name: getattr(index, name) for name in _ARRAYS})
     for prefix, _cls, attr in _PARTS:
@@ -554,7 +566,7 @@ def from_arrays(arrays: dict[str, np.ndarray], config: Config) -> QueryIndex | N
         return None
     index = QueryIndex(
         fingerprint=str(arrays["fingerprint"]), chunk_ids=np.asarray(chunk_ids, dtype=object),
-        chunk_texts=from_json_array(arrays["chunk_texts"]), docs=from_json_array(arrays["docs"]),
+        chunk_texts=texts_from_arrays(arrays["chunk_texts"], arrays["chunk_text_ends"]), docs=from_json_array(arrays["docs"]),
         type_names=tuple(from_json_array(arrays["type_names"])),
         kind_names=tuple(from_json_array(arrays["kind_names"])),
         entities=EntityIndex.from_arrays({k[len("entities."):]: v for k, v in arrays.items()
