@@ -113,7 +113,7 @@ class Brain:
                 # The next ingest reads the shingle sets from the writer file again (0.5 s at
                 # 100,000 chunks) rather than this process holding them (170 MB) meanwhile.
                 index.writer = None
-                self._asker = Asker(index, self.config)
+                self._asker = Asker(index, self.config, query_index.open_router(self.store, self.config))
                 self._asker_generation = query_index.generation(self.store.state())
             else:
                 query_index.restore(self.store, previous)

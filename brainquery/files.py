@@ -116,19 +116,20 @@ def _views(data: bytearray) -> dict[str, np.ndarray] | None:
     (np.load copies every member: 2.3 s for an index of 100,000 chunks); a member stored
     any other way is read by np.load."""
     arrays: dict[str, np.ndarray] = {}
+    view = memoryview(data)
     try:
-        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        with zipfile.ZipFile(_ViewReader(view)) as archive:
             for info in archive.infolist():
                 name = info.filename.removesuffix(".npy")
                 if info.compress_type != zipfile.ZIP_STORED:
                     return load_arrays(io.BytesIO(data))
                 # The local header: 30 bytes, then the file name and extra field.
-                head = bytes(data[info.header_offset:info.header_offset + 30])
+                head = bytes(view[info.header_offset:info.header_offset + 30])
                 if len(head) < 30 or head[:4] != b"PK\x03\x04":
                     return None
                 start = info.header_offset + 30 + int.from_bytes(head[26:28], "little") \
                     + int.from_bytes(head[28:30], "little")
-                member = io.BytesIO(memoryview(data)[start:start + info.file_size])
+                member = _ViewReader(view[start:start + info.file_size])
                 version = np.lib.format.read_magic(member)
                 if version not in ((1, 0), (2, 0)):
                     return load_arrays(io.BytesIO(data))
@@ -145,6 +146,34 @@ def _views(data: bytearray) -> dict[str, np.ndarray] | None:
     except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
         return None
     return arrays
+
+
+class _ViewReader(io.RawIOBase):
+    """A read-only, seekable file over a memoryview (io.BytesIO would copy the buffer)."""
+
+    def __init__(self, view: memoryview):
+        self._view, self._pos = view, 0
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return True
+
+    def tell(self) -> int:
+        return self._pos
+
+    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
+        base = {io.SEEK_SET: 0, io.SEEK_CUR: self._pos, io.SEEK_END: len(self._view)}[whence]
+        self._pos = max(0, base + offset)
+        return self._pos
+
+    def readinto(self, buffer) -> int:
+        chunk = self._view[self._pos:self._pos + len(buffer)]
+        n = len(chunk)
+        memoryview(buffer).cast("B")[:n] = chunk
+        self._pos += n
+        return n
 
 
 def read_verified(path: Path, expected_digest: str | None) -> bytearray | None:

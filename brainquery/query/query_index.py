@@ -220,9 +220,20 @@ def publish(store: Store, config: Config, index: QueryIndex) -> None:
     digest = write_arrays(store.cache_dir / INDEX_FILE, to_arrays(index, config))
     writer = (write_arrays(store.cache_dir / WRITER_FILE, index.writer.to_arrays(index.fingerprint))
               if index.writer is not None else None)
-    router = write_arrays(store.cache_dir / ROUTER_FILE, load_router(config.router).text_model_.to_arrays())
+    router = _published_router(store, config)
     store.set_state(**{STATE_KEY: index.fingerprint, DIGEST_KEY: digest, ROUTER_DIGEST_KEY: router,
                        WRITER_DIGEST_KEY: writer, GENERATION_KEY: generation(store.state()) + 1})
+
+
+def _published_router(store: Store, config: Config) -> str:
+    """The digest of the router file to publish: the one published already when it is this
+    configuration's (fitting again would cost a second and scikit-learn's import at every
+    ingest), else a freshly fitted one's."""
+    digest = store.state().get(ROUTER_DIGEST_KEY)
+    arrays = read_arrays(store.cache_dir / ROUTER_FILE, digest)
+    if arrays is not None and TextModel.from_arrays(arrays, config.router) is not None:
+        return digest
+    return write_arrays(store.cache_dir / ROUTER_FILE, load_router(config.router).text_model_.to_arrays())
 
 
 def open_router(store: Store, config: Config) -> Router:
