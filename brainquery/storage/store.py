@@ -81,7 +81,7 @@ def is_server(location: str) -> bool:
 
 
 # What Chroma says when another process is creating the same new store at that moment.
-_CREATION_RACES = ("locked", "already exists")
+_CREATION_RACES = ("locked", "already exists", "has no attribute 'bindings'")
 
 
 @dataclasses.dataclass
@@ -210,6 +210,11 @@ class Store:
             except Exception as err:
                 if not any(race in str(err) for race in _CREATION_RACES) or attempt == self.cfg.read_retries - 1:
                     raise
+                # Chroma caches a client's system before starting it: after a failed start
+                # the next attempt would get the broken one ("no attribute 'bindings'").
+                from chromadb.api.shared_system_client import SharedSystemClient
+
+                SharedSystemClient.clear_system_cache()
                 time.sleep(self.cfg.read_retry_seconds)
 
     def _collection(self, name: str, configuration: dict | None):
