@@ -268,6 +268,9 @@ class AnswerSection:
     introduced_lines_max: int
     rate_units: tuple[tuple[str, ...], ...]
     latest_cue: str
+    # Patterns whose questions ask about the past ("when was the car last serviced"): a
+    # date still ahead answers none of them.
+    past_patterns: tuple[str, ...]
     speaker_rival_share: float
     second_sentence_share: float
     question_sentence_factor: float

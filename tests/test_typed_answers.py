@@ -391,3 +391,23 @@ def test_another_speakers_story_is_no_answer_about_this_one():
     weights = {t: w for t, w in ANALYZER.query_terms("what course did priti sign up for")
                if t != "priti"}
     assert extract(CHAT, None, weights, ANALYZER.tokens_many, CFG.answer, people=frozenset({"priti"})).text == ""
+
+
+def test_a_question_about_the_past_is_never_answered_with_a_day_still_ahead(tmp_path):
+    # The invoice's only written date is the next service, a year on; the service was done
+    # the day the invoice is dated.
+    (tmp_path / "service.eml").write_text(
+        "From: Halswell Auto <accounts@halswellauto.example>\nTo: Sam <sam@example.org>\n"
+        "Subject: Invoice 25-0918 - car service\nDate: Thu, 18 Sep 2025 16:00:00 +1200\n\n"
+        "Thanks for bringing the car in for its service.\n"
+        "Labour 2.5 hrs $295.00\nParts $250.00\nTotal $545.00\n"
+        "Next service due: 18 September 2026 or 15,000 km, whichever comes first.\n")
+    brain = Brain(tmp_path / "store")
+    brain.ingest([tmp_path / "service.eml"], now=NOW)
+    now = datetime(2026, 3, 18, 12, tzinfo=timezone.utc)
+    result = brain.ask("When was the car last serviced?", now=now, pattern="historical").to_dict()
+    # (The sentence read stays as the evidence; the day given is the invoice's.)
+    assert result["answer"].endswith("(September 18, 2025)"), result["answer"]
+    # Asked about what is coming, the day ahead is the answer.
+    ahead = brain.ask("When is the car's next service due?", now=now, pattern="logistical").to_dict()
+    assert "2026" in ahead["answer"], ahead["answer"]

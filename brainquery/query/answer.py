@@ -456,6 +456,18 @@ def year_of(shown: str, written: date, lookback_days: int) -> int | None:
     return day.year
 
 
+def date_of(shown: str, written: date, lookback_days: int) -> date | None:
+    """The day a date span names, its year the letter's when it has none (`year_of`);
+    None when it names no day."""
+    from dateutil.parser import parse as parse_date
+    year = year_of(shown, written, lookback_days)
+    try:
+        day = parse_date(shown, default=datetime(year or written.year, 1, 1), fuzzy=True).date()
+    except (ValueError, OverflowError):
+        return None
+    return day
+
+
 def normalise_value(value: str) -> str:
     """Compare '16 x 25 x 4' with '16x25x4', '$88.95' with '$ 88.95'."""
     return _SPACE.sub("", value).lower().rstrip(".")
