@@ -397,11 +397,11 @@ def test_a_question_about_the_past_is_never_answered_with_a_day_still_ahead(tmp_
     # The invoice's only written date is the next service, a year on; the service was done
     # the day the invoice is dated.
     (tmp_path / "service.eml").write_text(
-        "From: Halswell Auto <accounts@halswellauto.example>\nTo: Sam <sam@example.org>\n"
-        "Subject: Invoice 25-0918 - car service\nDate: Thu, 18 Sep 2025 16:00:00 +1200\n\n"
+        "From: Eastgate Motors <accounts@eastgate.example>\nTo: Sam <sam@example.org>\n"
+        "Subject: Invoice 7731 - car service\nDate: Thu, 18 Sep 2025 16:00:00 +0000\n\n"
         "Thanks for bringing the car in for its service.\n"
-        "Labour 2.5 hrs $295.00\nParts $250.00\nTotal $545.00\n"
-        "Next service due: 18 September 2026 or 15,000 km, whichever comes first.\n")
+        "Labour $180.00\nParts $96.40\nTotal $276.40\n"
+        "Next service due: 18 September 2026 or 10,000 miles, whichever comes first.\n")
     brain = Brain(tmp_path / "store")
     brain.ingest([tmp_path / "service.eml"], now=NOW)
     now = datetime(2026, 3, 18, 12, tzinfo=timezone.utc)
