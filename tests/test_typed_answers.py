@@ -143,13 +143,11 @@ def test_who_to_call_is_the_person_beside_the_number(tmp_path):
 
 
 def test_who_did_a_job_billed_by_mail_is_the_business_that_billed_it(tmp_path):
-    (tmp_path / "bill.eml").write_text(
+    brain = _brain_with(tmp_path, "bill.eml",
         "From: Badger State Mechanical <billing@badgerstate.example>\nTo: Sam <sam@example.org>\n"
         "Subject: Invoice 26-0314 from Badger State Mechanical\nDate: Sat, 14 Mar 2026 10:00:00 -0600\n\n"
         "Invoice number: 26-0314\nInvoice date: March 14, 2026\nNew furnace installed March 10-11, 2026.\n"
         "Total due $7,098.52\nPayment due by April 13, 2026.\n")
-    brain = Brain(tmp_path / "store")
-    brain.ingest([tmp_path / "bill.eml"], now=NOW)
     result = brain.ask("Which heating company installed our new furnace?", now=NOW).to_dict()
     assert result["answer"].startswith("Badger State Mechanical"), result["answer"]
     assert "furnace installed" in result["evidence"]["text"]
@@ -396,14 +394,12 @@ def test_another_speakers_story_is_no_answer_about_this_one():
 def test_a_question_about_the_past_is_never_answered_with_a_day_still_ahead(tmp_path):
     # The invoice's only written date is the next service, a year on; the service was done
     # the day the invoice is dated.
-    (tmp_path / "service.eml").write_text(
+    brain = _brain_with(tmp_path, "service.eml",
         "From: Eastgate Motors <accounts@eastgate.example>\nTo: Sam <sam@example.org>\n"
         "Subject: Invoice 7731 - car service\nDate: Thu, 18 Sep 2025 16:00:00 +0000\n\n"
         "Thanks for bringing the car in for its service.\n"
         "Labour $180.00\nParts $96.40\nTotal $276.40\n"
         "Next service due: 18 September 2026 or 10,000 miles, whichever comes first.\n")
-    brain = Brain(tmp_path / "store")
-    brain.ingest([tmp_path / "service.eml"], now=NOW)
     now = datetime(2026, 3, 18, 12, tzinfo=timezone.utc)
     result = brain.ask("When was the car last serviced?", now=now, pattern="historical").to_dict()
     # (The sentence read stays as the evidence; the day given is the invoice's.)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import re
-from datetime import date, datetime
+from datetime import datetime
 from typing import Any, Callable
 
 import numpy as np
@@ -242,15 +242,15 @@ class Asker:
         relative = None
         if kind in self.config.answer.dated_kinds and not np.isnan(self.index.doc_epoch[top.doc]):
             written = datetime.fromisoformat(str(self.index.docs[top.doc].get("source_date")))
-            if extract.value is not None and self._ahead(extract.shown, written, route.pattern, now):
+            past = route.pattern in self.config.answer.past_patterns
+            if past and extract.value is not None and self._ahead(extract.shown, written, now):
                 # "When was the car last serviced": the invoice's "next service due 18
                 # September 2026" answers no question about the past; its own date does.
                 extract = dataclasses.replace(extract, value=None, shown=None)
             if extract.value is None:
                 # "I went to the support group yesterday", written on 8 May: 7 May.
                 relative = resolve_relative(extract.text, written)
-                if (relative is not None and route.pattern in self.config.answer.past_patterns
-                        and _day(relative.start) > now.date()):
+                if past and relative is not None and relative.start > now.date():
                     relative = None
             if relative is not None:
                 extract = dataclasses.replace(extract, value=relative.start.isoformat(),
@@ -518,9 +518,9 @@ class Asker:
             return ranked   # the top document already states the latest value
         return [newest] + [r for r in ranked if r is not newest]
 
-    def _ahead(self, shown: str | None, written: datetime, pattern: str, now: datetime) -> bool:
-        """Does a date span of a question about the past name a day still ahead?"""
-        if not shown or pattern not in self.config.answer.past_patterns:
+    def _ahead(self, shown: str | None, written: datetime, now: datetime) -> bool:
+        """Does a date span name a day still ahead?"""
+        if not shown:
             return False
         day = answers.date_of(shown, written.date(), self.config.answer.undated_year_lookback_days)
         return day is not None and day > now.date()
@@ -693,10 +693,6 @@ def _who_to_ask(meta: dict) -> str:
         match = _ADDRESS.match(sender)
         return match.group(1).strip() if match else sender.strip()
     return "the source"
-
-
-def _day(when: date | datetime) -> date:
-    return when.date() if isinstance(when, datetime) else when
 
 
 def _epoch(index: QueryIndex, doc: int) -> float:
