@@ -268,6 +268,10 @@ class AnswerSection:
     introduced_lines_max: int
     rate_units: tuple[tuple[str, ...], ...]
     latest_cue: str
+    # A newer document that names the leading answer's value beside one of these words on
+    # the same line ("the old maple-lantern-42 no longer works") says it was replaced.
+    retraction_cue: str
+    retraction_kinds: tuple[str, ...]   # values distinctive enough to name what they were of
     # Patterns whose questions ask about the past ("when was the car last serviced"): a
     # date still ahead answers none of them.
     past_patterns: tuple[str, ...]
@@ -295,7 +299,7 @@ class AnswerSection:
 
     def __post_init__(self) -> None:
         # A bad regex fails here, when the config is read, not at the first question.
-        for key in ("total_label", "owed_label", "owed_cue", "sentence_head"):
+        for key in ("total_label", "owed_label", "owed_cue", "sentence_head", "latest_cue", "retraction_cue"):
             try:
                 re.compile(getattr(self, key))
             except re.error as err:

@@ -449,3 +449,27 @@ def test_a_stale_answer_says_whom_to_verify_with_and_the_past_gets_no_warning(tm
     assert is_stale_message(current.message) and current.level == "stale"
     past = brain.ask("What time did chess club meet last year?", now=ASK_NOW, pattern="logistical")
     assert not is_stale_message(past.message)
+
+
+def test_a_later_note_that_says_the_old_value_was_replaced_answers(tmp_path):
+    folder = household(tmp_path / "in")
+    mail(folder, "piano.eml", datetime(2023, 9, 4, 9, tzinfo=UTC), "Piano teacher phone number",
+         "Our piano teacher for the children is Mrs. Ferreira.\nPiano teacher phone number: (608) 555-0142\n"
+         "Lessons are on Tuesdays after school.")
+    mail(folder, "ferreira.eml", datetime(2025, 2, 10, 9, tzinfo=UTC), "Mrs. Ferreira",
+         "Heads up: Mrs. Ferreira got a new mobile, the old (608) 555-0142 no longer works.\n"
+         "Call (608) 555-0199 from now on.")
+    result = ingested(tmp_path, folder).ask("What is the piano teacher's phone number?", now=ASK_NOW)
+    assert Path(result.results[0].source).name == "ferreira.eml", [s.source for s in result.results]
+    assert "555-0199" in (result.answer or ""), result.answer
+
+
+def test_the_same_value_replaced_on_another_subject_replaces_nothing(tmp_path):
+    folder = household(tmp_path / "in")
+    mail(folder, "broadband.eml", datetime(2025, 3, 2, 9, tzinfo=UTC), "Your broadband price",
+         "Your broadband price from April: £35.50 a month.")
+    mail(folder, "nursery.eml", datetime(2026, 6, 1, 9, tzinfo=UTC), "Nursery fees from September",
+         "Half day session: £38.00 (was £35.50).\nFull day session: £66.50.")
+    result = ingested(tmp_path, folder).ask("How much is our broadband a month?", now=ASK_NOW)
+    assert Path(result.results[0].source).name == "broadband.eml", [s.source for s in result.results]
+    assert "35.50" in (result.answer or ""), result.answer

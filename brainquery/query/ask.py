@@ -22,7 +22,7 @@ from .anchor import anchored_window, find_anchor
 from ..storage.chunking import join_chunks
 from ..config import Config
 from .coverage import TopicTerms
-from .decay import staleness
+from .decay import SECONDS_PER_DAY, staleness
 from .occurrences import Series, day_words, event_answer, field_asked
 from .question import QuestionError, check_question  # noqa: F401 (importers name them here)
 from .query_index import QueryIndex
@@ -188,7 +188,13 @@ class Asker:
         off_topic = [r for r in ranked if not r.on_topic]
         ranked = [r for r in ranked if r.on_topic] or off_topic
         term_weights = self._answer_terms(query)
-        ranked = self._supersede(question, route, ranked, query.kind, term_weights, query.now)
+        # A newer document that says the leading answer was replaced may match the question
+        # too loosely to count as on topic: naming the old value makes it so.
+        replacing = self._replacing(route, ranked, off_topic, query.kind, term_weights, query.now)
+        if replacing is not None:
+            ranked = [replacing] + [r for r in ranked if r is not replacing]
+        else:
+            ranked = self._supersede(question, route, ranked, query.kind, term_weights, query.now)
         shown = ranked + [r for r in off_topic if r not in ranked]
         results = [self._source(r, term_weights) for r in shown[:k]]
         base = dict(query=question, now=now.isoformat(), pattern=route.pattern,
@@ -500,9 +506,11 @@ class Asker:
         # reminder about another vaccine does not replace the receipt that names rabies.
         coverage = max(lead.parts["coverage"], cfg.confidence.min_coverage)
         authority = cfg.answer.supersede_type_share * lead.parts["type_weight"]
-        eligible = [r for r in pool
-                    if r.score >= cfg.answer.supersede_share * lead.score and r.parts["answer_type"] >= 1.0
-                    and r.parts["coverage"] >= coverage - 1e-9 and r.parts["type_weight"] >= authority - 1e-9]
+        # (The lead always competes: an older document is never "newer" than it because the
+        # lead itself fell short of the coverage floor.)
+        eligible = [lead] + [r for r in pool[1:]
+                             if r.score >= cfg.answer.supersede_share * lead.score and r.parts["answer_type"] >= 1.0
+                             and r.parts["coverage"] >= coverage - 1e-9 and r.parts["type_weight"] >= authority - 1e-9]
         values = {}
         for r in eligible:
             value = self._extract(r.doc, kind, term_weights).value
@@ -517,6 +525,54 @@ class Asker:
                 current is not None and answers.same_value(current, values[newest.doc], kind))):
             return ranked   # the top document already states the latest value
         return [newest] + [r for r in ranked if r is not newest]
+
+    def _replacing(self, route: Route, ranked: list[Ranked], off_topic: list[Ranked], kind: str | None,
+                   term_weights: dict[str, float], now: float) -> Ranked | None:
+        """The newest document that says the leading answer was replaced: it names the
+        lead's value on a line with a retraction word ("the old maple-lantern-42 no longer
+        works") and states another value of the kind asked for. It need not match the
+        question as well as the old document did (a note about a new router may never say
+        "wifi"): naming the old value is the evidence that it is about the same thing."""
+        cfg = self.config.answer
+        if (route.pattern in cfg.past_patterns or route.window is not None
+                or kind not in cfg.retraction_kinds or not ranked):
+            return None
+        lead = ranked[0]
+        old = self._extract(lead.doc, kind, term_weights)
+        written = _epoch(self.index, lead.doc)
+        if old.value is None or not old.shown or np.isnan(written):
+            return None
+        cue = answers.compiled_regex(cfg.retraction_cue)
+        named = old.shown.casefold()
+        # A store's flyer that lists our filter size among others replaces nothing.
+        authority = cfg.supersede_type_share * lead.parts["type_weight"]
+        later = written + self.config.time.rival.min_gap_days * SECONDS_PER_DAY
+        # What the old value was about: the question's words and the old document's own
+        # (a note about "Mrs. Ferreira's new mobile" need not say "piano teacher").
+        subject = ((set(term_weights) | set(self.analyzer.tokens(self._doc_text(lead.doc))))
+                   - self._question_words - set(self.analyzer.tokens(old.shown)))
+        replacing: list[tuple[Ranked, answers.Extract]] = []
+        for r in ranked[1:] + [r for r in off_topic if r not in ranked]:
+            when = _epoch(self.index, r.doc)
+            if not later <= when <= now or r.parts["type_weight"] < authority - 1e-9:
+                continue
+            # ... on a line about the same subject: "£38.00 (was £35.50)" in the nursery's
+            # fees replaces no broadband price of £35.50.
+            lines = self._doc_text(r.doc, with_title=False).splitlines()
+            retracting = [named in line.casefold() and cue.search(line) is not None
+                          and bool(subject & set(self.analyzer.tokens(line))) for line in lines]
+            if not any(retracting):
+                continue
+            # The new value is read with the lines naming the old one left out.
+            kept = "\n".join(line for line, out in zip(lines, retracting) if not out)
+            new = self._extract_uncached(r.doc, kind, term_weights, text=kept)
+            if new.value is not None and not answers.same_value(old.value, new.value, kind):
+                replacing.append((r, new))
+        if not replacing:
+            return None
+        newest, extract = max(replacing, key=lambda pair: _epoch(self.index, pair[0].doc))
+        self._extracts[(newest.doc, kind)] = extract
+        return newest
 
     def _ahead(self, shown: str | None, written: datetime, now: datetime) -> bool:
         """Does a date span name a day still ahead?"""
@@ -559,7 +615,9 @@ class Asker:
             self._extracts[key] = self._extract_uncached(doc, kind, term_weights)
         return self._extracts[key]
 
-    def _extract_uncached(self, doc: int, kind: str | None, term_weights: dict[str, float]) -> answers.Extract:
+    def _extract_uncached(self, doc: int, kind: str | None, term_weights: dict[str, float],
+                          text: str | None = None) -> answers.Extract:
+        """`text`: the document's body to read instead of the stored one (with a line left out)."""
         meta = self.index.docs[doc]
         if meta.get("doc_type") == "calendar_event" and kind not in self.config.events.line_kinds:
             # An event is a record: what, when, where, note: its whole text is the extract,
@@ -568,7 +626,7 @@ class Asker:
             title, body = str(meta.get("title", "")), self._doc_text(doc, with_title=False)
             note = self._event_note(title, body, term_weights) if kind is None else None
             return note or answers.whole(f"{title}\n{body}" if title else body, kind, self.config.answer)
-        text = self._doc_text(doc, with_title=False)
+        text = self._doc_text(doc, with_title=False) if text is None else text
         if self._asked:
             # The names the question asks about found this document; inside it the answer
             # is the line with the rest of the question ("what did Dr. Solberg diagnose":
