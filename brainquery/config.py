@@ -272,6 +272,10 @@ class AnswerSection:
     # the same line ("the old maple-lantern-42 no longer works") says it was replaced.
     retraction_cue: str
     retraction_kinds: tuple[str, ...]   # values distinctive enough to name what they were of
+    # A date after one of these words is when something is due, not when it happened.
+    due_cue: str
+    table_heading_max_words: int        # a short line over dated rows heads their table
+    record_types: tuple[str, ...]       # document types whose own date is when the thing happened
     # Patterns whose questions ask about the past ("when was the car last serviced"): a
     # date still ahead answers none of them.
     past_patterns: tuple[str, ...]
@@ -299,7 +303,8 @@ class AnswerSection:
 
     def __post_init__(self) -> None:
         # A bad regex fails here, when the config is read, not at the first question.
-        for key in ("total_label", "owed_label", "owed_cue", "sentence_head", "latest_cue", "retraction_cue"):
+        for key in ("total_label", "owed_label", "owed_cue", "sentence_head", "latest_cue", "retraction_cue",
+                    "due_cue"):
             try:
                 re.compile(getattr(self, key))
             except re.error as err:

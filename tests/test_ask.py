@@ -473,3 +473,22 @@ def test_the_same_value_replaced_on_another_subject_replaces_nothing(tmp_path):
     result = ingested(tmp_path, folder).ask("How much is our broadband a month?", now=ASK_NOW)
     assert Path(result.results[0].source).name == "broadband.eml", [s.source for s in result.results]
     assert "35.50" in (result.answer or ""), result.answer
+
+
+def test_the_last_time_is_the_latest_day_it_happened_not_a_day_it_is_due(tmp_path):
+    folder = household(tmp_path / "in")
+    sender = "office@kesslerheating.example"
+    mail(folder, "service-2023.eml", datetime(2023, 3, 17, 16, tzinfo=UTC), "Boiler service completed",
+         "Your annual boiler service was completed today, 17/03/2023, by our engineer.\n"
+         "Kessler Heating, 0161 496 0100", sender=sender)
+    mail(folder, "visit-2025.eml", datetime(2025, 12, 8, 9, tzinfo=UTC), "Your visit report",
+         "Thanks for having us on 28/11/2025. The engineer checked the flue, cleaned the condensate "
+         "trap, tested the gas pressure and topped up the system to 1.2 bar; the boiler service "
+         "certificate is attached for your landlord or insurer.\nKessler Heating, 0161 496 0100",
+         sender=sender)
+    mail(folder, "reminder.eml", datetime(2026, 10, 28, 9, tzinfo=UTC), "Your boiler service is due",
+         "Reminder: your boiler service is due 20/11/2026. Reply to book a visit.\nKessler Heating",
+         sender=sender)
+    result = ingested(tmp_path, folder).ask("When was the boiler last serviced?", now=ASK_NOW)
+    assert Path(result.results[0].source).name == "visit-2025.eml", [s.source for s in result.results]
+    assert "28/11/2025" in (result.answer or ""), result.answer

@@ -10,7 +10,7 @@ import pytest
 from conftest import REALDATA, requires_realdata
 
 from brainquery import Brain
-from brainquery.query.answer import expected_kind, extract, rate_asked, split_with_speakers, unwrap, year_of
+from brainquery.query.answer import date_of, expected_kind, extract, rate_asked, split_with_speakers, unwrap, year_of
 from brainquery.config import load_config
 from brainquery.textproc import Analyzer
 
@@ -407,3 +407,13 @@ def test_a_question_about_the_past_is_never_answered_with_a_day_still_ahead(tmp_
     # Asked about what is coming, the day ahead is the answer.
     ahead = brain.ask("When is the car's next service due?", now=now, pattern="logistical").to_dict()
     assert "2026" in ahead["answer"], ahead["answer"]
+
+
+@pytest.mark.parametrize("shown, written, expected", [
+    ("05/12/2025", date(2025, 12, 8), date(2025, 12, 5)),     # written in Manchester
+    ("05/12/2025", date(2025, 5, 20), date(2025, 5, 12)),     # written in Madison
+    ("17/03/2023", date(2023, 3, 17), date(2023, 3, 17)),     # only one reading
+    ("11/12/2026", date(2026, 10, 28), date(2026, 11, 12)),
+])
+def test_a_numeric_day_is_read_the_way_nearer_the_day_it_was_written(shown, written, expected):
+    assert date_of(shown, written, CFG.answer.undated_year_lookback_days) == expected

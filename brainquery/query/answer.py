@@ -23,6 +23,8 @@ _SPEAKER = re.compile(r"^[ \t]*([A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*){0,2}):[ \t
 _SENTENCE_END = re.compile(_NOT_AN_END + r"(?<!\b[A-Z]\.)(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])"
                            r"|\n\s*\n|\n(?=\s*[-*•]\s)|\n(?=[A-Z][\w /&-]{0,40}:)")
 _SPACE = re.compile(r"\s+")
+# A day written in numbers whose first two may be read either way round (01-12 both).
+_NUMERIC_DAY = re.compile(r"\b(0?[1-9]|1[0-2])[/.-](0?[1-9]|1[0-2])[/.-]\d{2,4}\b")
 _YEAR = re.compile(r"\b\d{4}\b|['’]\d{2}\b|\d{1,2}[/.-]\d{1,2}[/.-]\d{2}\b")
 # A sentence in progress ends its line on a word or a comma; a table row ends on a number.
 _MID_SENTENCE = re.compile(r"[a-z,]\s*$")
@@ -461,10 +463,19 @@ def date_of(shown: str, written: date, lookback_days: int) -> date | None:
     None when it names no day."""
     from dateutil.parser import parse as parse_date
     year = year_of(shown, written, lookback_days)
+    default = datetime(year or written.year, 1, 1)
     try:
-        day = parse_date(shown, default=datetime(year or written.year, 1, 1), fuzzy=True).date()
+        day = parse_date(shown, default=default, fuzzy=True).date()
     except (ValueError, OverflowError):
         return None
+    if _NUMERIC_DAY.search(shown):
+        # "05/12/2025" is 12 May in Madison and 5 December in Manchester: of the two
+        # readings, the one nearer the day it was written.
+        try:
+            other = parse_date(shown, default=default, fuzzy=True, dayfirst=True).date()
+        except (ValueError, OverflowError):
+            return day
+        day = min((day, other), key=lambda d: abs((d - written).days))
     return day
 
 

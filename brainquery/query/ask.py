@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import re
-from datetime import datetime
+from datetime import UTC, date, datetime
 from typing import Any, Callable
 
 import numpy as np
@@ -490,12 +490,13 @@ class Asker:
         cfg = self.config
         # (Not for a date: a newer message about the subject may name a day still ahead or
         # one that is no visit at all, a vaccine "due 11/12".)
-        latest = (kind not in cfg.answer.dated_kinds
-                  and re.search(cfg.answer.latest_cue, question, re.IGNORECASE) is not None)
+        latest = re.search(cfg.answer.latest_cue, question, re.IGNORECASE) is not None
         if ((route.pattern not in cfg.answer.supersede_patterns and not latest)
                 or kind not in cfg.answer.value_kinds or len(ranked) < 2 or route.window is not None):
             # (A question that names its time, "the July bill", asks for that time's value.)
             return ranked
+        if latest and kind in cfg.answer.dated_kinds:
+            return self._last_time(ranked, kind, term_weights, now)
         # "The last service" has happened: an appointment still ahead is not it (it stays
         # among the sources, after).
         pool = [r for r in ranked if _epoch(self.index, r.doc) <= now] if latest else ranked
@@ -525,6 +526,64 @@ class Asker:
                 current is not None and answers.same_value(current, values[newest.doc], kind))):
             return ranked   # the top document already states the latest value
         return [newest] + [r for r in ranked if r is not newest]
+
+    def _last_time(self, ranked: list[Ranked], kind: str, term_weights: dict[str, float],
+                   now: float) -> list[Ranked]:
+        """"When was the boiler last serviced": among the leading documents about it, the one
+        naming the latest day by now (its own date when it names none) goes first. A day
+        still ahead ("your appointment is on 3 December") or one something is due by
+        ("Bordetella vaccine - due 11/12/2026") is no time it happened: such a document does
+        not compete. Eligibility is the latest-value rule's (`_supersede`)."""
+        cfg = self.config
+        lead = ranked[0]
+        coverage = max(lead.parts["coverage"], cfg.confidence.min_coverage)
+        authority = cfg.answer.supersede_type_share * lead.parts["type_weight"]
+        due = answers.compiled_regex(cfg.answer.due_cue)
+        today = datetime.fromtimestamp(now, UTC).date()
+        days: dict[int, date] = {}
+        for r in ranked[:cfg.answer.evidence_pool]:
+            if r is not lead and not (
+                    r.score >= cfg.answer.supersede_share * lead.score and r.parts["answer_type"] >= 1.0
+                    and r.parts["coverage"] >= coverage - 1e-9 and r.parts["type_weight"] >= authority - 1e-9):
+                continue
+            written = _epoch(self.index, r.doc)
+            if np.isnan(written) or written > now:
+                continue
+            written_day = datetime.fromtimestamp(written, UTC).date()
+            extract = self._extract(r.doc, kind, term_weights)
+            if extract.shown and not self._due(r.doc, extract.shown, due):
+                day = answers.date_of(extract.shown, written_day, cfg.answer.undated_year_lookback_days)
+            elif not extract.shown or self.index.docs[r.doc].get("doc_type") in cfg.answer.record_types:
+                # No day named, or only a day something is due: a receipt's own date is the
+                # visit it records; a reminder's is no visit at all.
+                day = written_day
+            else:
+                continue
+            if day is not None and day <= today:
+                days[r.doc] = day
+        if not days:
+            return ranked
+        # On the same day the record (the invoice) goes before the mail about it.
+        last = max((r for r in ranked if r.doc in days), key=lambda r: (days[r.doc], r.parts["type_weight"]))
+        return ranked if last is lead else [last] + [r for r in ranked if r is not last]
+
+    def _due(self, doc: int, shown: str, due: re.Pattern) -> bool:
+        """Is this date when something is due: after a due word on its line ("due
+        11/12/2026"), or a row of a table whose heading says so ("Vaccine / service  Next
+        due" over "Rabies (3-year)  05/12/2029")?"""
+        lines = self._doc_text(doc, with_title=False).splitlines()
+        dated = answers.compiled_regex(dict(self.config.answer.spans)["date"])
+        at = next((i for i, line in enumerate(lines) if shown in line), None)
+        if at is None:
+            return False
+        if due.search(lines[at][:lines[at].find(shown)]):
+            return True
+        above = at - 1
+        while above >= 0 and dated.search(lines[above]):   # the table's other rows
+            above -= 1
+        heading = lines[above] if above >= 0 else ""
+        return (above < at and len(heading.split()) <= self.config.answer.table_heading_max_words
+                and due.search(heading) is not None)
 
     def _replacing(self, route: Route, ranked: list[Ranked], off_topic: list[Ranked], kind: str | None,
                    term_weights: dict[str, float], now: float) -> Ranked | None:
