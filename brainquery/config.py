@@ -271,6 +271,7 @@ class AnswerSection:
     # A newer document that names the leading answer's value beside one of these words on
     # the same line ("the old maple-lantern-42 no longer works") says it was replaced.
     retraction_cue: str
+    salutation: str                     # a line that only greets ("Hi all,") answers nothing
     retraction_kinds: tuple[str, ...]   # values distinctive enough to name what they were of
     # A date after one of these words is when something is due, not when it happened.
     due_cue: str
@@ -304,7 +305,7 @@ class AnswerSection:
     def __post_init__(self) -> None:
         # A bad regex fails here, when the config is read, not at the first question.
         for key in ("total_label", "owed_label", "owed_cue", "sentence_head", "latest_cue", "retraction_cue",
-                    "due_cue"):
+                    "due_cue", "salutation"):
             try:
                 re.compile(getattr(self, key))
             except re.error as err:

@@ -417,3 +417,12 @@ def test_a_question_about_the_past_is_never_answered_with_a_day_still_ahead(tmp_
 ])
 def test_a_numeric_day_is_read_the_way_nearer_the_day_it_was_written(shown, written, expected):
     assert date_of(shown, written, CFG.answer.undated_year_lookback_days) == expected
+
+
+def test_a_line_that_only_greets_is_never_the_answer():
+    text = ("Hi Owen,\n\nReminder that the Manchester team moves from Trafford Park to Piccadilly Place, "
+            "Floor 4, from Monday 5 October.\n\nPeople Team")
+    # The name weighs most, as a possessive does ("Owen's office"): only the greeting holds it.
+    weights = {t: 5.0 if t == "owen" else 1.0 for t in ANALYZER.tokens("Owen office October")}
+    found = extract(text, None, weights, ANALYZER.tokens_many, CFG.answer)
+    assert "Piccadilly Place" in found.text, found.text

@@ -151,7 +151,8 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
     span = spans.get(kind) if kind else None
     # A one-line note is its own title: then the title line is the answer. So is a title
     # that holds the value asked for ("Jan 8, 2023 - new mesh Wi-Fi set up" for "when").
-    pairs = [p for p in every if _answerable_line(p[0], title, span)] or every
+    salutation = compiled_regex(cfg.salutation)
+    pairs = [p for p in every if _answerable_line(p[0], title, span) and not salutation.fullmatch(p[0].strip())] or every
     if not pairs:
         return Extract("", None, 0.0)
     token_sets = [set(t) for t in tokenize([s for s, _ in pairs])]
