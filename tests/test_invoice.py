@@ -160,6 +160,14 @@ POSITIVE = [
                  "Tax Invoices - payment voucher",
                  dict(kind="invoice", total=1939.0, currency="INR", invoice_date="2017-12-31"),
                  id="title-names-the-kind"),
+    pytest.param("Thanks for your order, Sam!\n\nOrder number HW-51220 · Order date 03/06/2025\n\n"
+                 "Item Qty Price\n\nBrookfield DW-6 dishwasher, stainless 1 $649.00\n\n"
+                 "Delivery and haul-away 1 $40.00\n\nTotal paid (incl. tax) $689.00\n",
+                 "Order confirmed: HW-51220",
+                 dict(kind="receipt", total=689.0, currency="USD"), id="shop-order-confirmation"),
+    pytest.param("Thank you for buying from Lakeside Motors\n\nSales invoice LM-24-0031 · Invoice date "
+                 "20/05/2024\n\nPrice $18,400.00\n\nTrade-in -$3,000.00\n\nBalance paid $15,400.00\n",
+                 "Your purchase", dict(kind="invoice", total=15400.0), id="balance-paid-is-the-total"),
 ]
 
 
@@ -190,6 +198,8 @@ NEGATIVE = [
                  "2. Budget: total $1,200.00", "", id="agenda"),
     pytest.param("Weekly newsletter\nIn this issue: our invoice tool is 20% off! Total savings "
                  "$30.00\nUnsubscribe", "", id="newsletter"),
+    pytest.param("Your order HW-51220 has shipped! Track it with the link below. Order number "
+                 "HW-51220, 2 items.", "Your order is on its way", id="shipping-note-states-no-total"),
     pytest.param("", "", id="empty"),
     pytest.param("Invoice", "Invoice", id="a-word-is-not-an-invoice"),
 ]
