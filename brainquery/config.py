@@ -272,7 +272,9 @@ class AnswerSection:
     # the same line ("the old maple-lantern-42 no longer works") says it was replaced.
     retraction_cue: str
     salutation: str                     # a line that only greets ("Hi all,") answers nothing
+    retraction_change: str              # "from {old} to ...": a change named on one line
     retraction_kinds: tuple[str, ...]   # values distinctive enough to name what they were of
+    retired_value: str                  # what a sentence says just before a value it replaced
     # A date after one of these words is when something is due, not when it happened.
     due_cue: str
     table_heading_max_words: int        # a short line over dated rows heads their table
@@ -305,11 +307,16 @@ class AnswerSection:
     def __post_init__(self) -> None:
         # A bad regex fails here, when the config is read, not at the first question.
         for key in ("total_label", "owed_label", "owed_cue", "sentence_head", "latest_cue", "retraction_cue",
-                    "due_cue", "salutation"):
+                    "due_cue", "salutation", "retired_value"):
             try:
                 re.compile(getattr(self, key))
             except re.error as err:
                 raise ConfigError(f"config key answer.{key} is not a regex: {err}") from err
+        try:
+            re.compile(self.retraction_change.format(old="x"))
+        except (re.error, KeyError, IndexError, ValueError) as err:
+            raise ConfigError(f"config key answer.retraction_change is not a regex with an {{old}} slot: "
+                              f"{err}") from err
         for key in ("kind_heads", "kinds", "spans", "value_labels"):
             for kind, pattern in getattr(self, key):
                 try:

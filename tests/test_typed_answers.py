@@ -426,3 +426,15 @@ def test_a_line_that_only_greets_is_never_the_answer():
     weights = {t: 5.0 if t == "owen" else 1.0 for t in ANALYZER.tokens("Owen office October")}
     found = extract(text, None, weights, ANALYZER.tokens_many, CFG.answer)
     assert "Piccadilly Place" in found.text, found.text
+
+
+@pytest.mark.parametrize("sentence, expected", [
+    ("From 1 September the monthly fee goes from €32 to €35.50.", "€35.50"),
+    ("Half day (08:00-13:00): £38.00 (was £35.50)", "£38.00"),
+    ("The trip has come down: it was €32, now €28 per child.", "€28"),
+])
+def test_of_two_amounts_the_one_a_sentence_says_was_replaced_is_not_the_answer(sentence, expected):
+    question = "how much is it now?"
+    weights = {t: 1.0 for t in ANALYZER.tokens(sentence)}
+    found = extract(sentence, expected_kind(question, CFG.answer), weights, ANALYZER.tokens_many, CFG.answer)
+    assert found.shown == expected, found

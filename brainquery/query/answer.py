@@ -193,7 +193,8 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
     context[1:] += overlap[:-1]
     context[:-1] += overlap[1:]
     rival = _rival_label(cfg, kind)
-    found = [_longest(span, s, rival) if span else None for s in sentences]
+    retired = compiled_regex(cfg.retired_value) if kind in cfg.retraction_kinds else None
+    found = [_longest(span, s, rival, retired) if span else None for s in sentences]
     has_span = np.array([f is not None for f in found], dtype=np.float64)
     # Among equally good sentences the one with the most specific span wins ("16x25x4"
     # over "16x25").
@@ -221,7 +222,7 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
     if rate is not None and span is not None and kind in cfg.total_kinds:
         # "How much a night": the lines stating a rate are named, each by its amount
         # nearest the unit ("$42.00/night", not the "$294.00" the nights come to).
-        per_unit = [_per_unit(span, s, rate) for s in sentences]
+        per_unit = [_per_unit(span, s, rate, retired) for s in sentences]
         if any(per_unit):
             found = [p or f for p, f in zip(per_unit, found)]
             named = np.array([p is not None for p in per_unit])
@@ -422,6 +423,11 @@ _HEADER = re.compile(r"^(subject|from|to|cc|date|sent):", re.IGNORECASE)
 _HEADING = re.compile(r"^#{1,6}\s")
 
 
+def header_line(line: str) -> bool:
+    """A mail header kept in a message's text ("Subject: ...", "From: ...")."""
+    return _HEADER.match(line) is not None
+
+
 def _answerable_line(sentence: str, title: str, span: re.Pattern | None) -> bool:
     """Not a mail header line, nor a line that only repeats the title or is a heading
     ("# Gift ideas": what the lines under it are about) unless it holds a value of the
@@ -517,12 +523,12 @@ def _rate_patterns(cfg: AnswerSection) -> tuple[re.Pattern, ...]:
                  for unit, *adjectives in cfg.rate_units)
 
 
-def _per_unit(span: re.Pattern, sentence: str, rate: re.Pattern) -> str | None:
+def _per_unit(span: re.Pattern, sentence: str, rate: re.Pattern, retired: re.Pattern | None = None) -> str | None:
     """The amount of `sentence` nearest a statement of the rate, or None."""
     units = [(m.start(), m.end()) for m in rate.finditer(sentence)]
     if not units:
         return None
-    amounts = list(span.finditer(sentence))
+    amounts = _current(list(span.finditer(sentence)), sentence, retired)
     if not amounts:
         return None
     def distance(m: re.Match) -> int:
@@ -531,12 +537,21 @@ def _per_unit(span: re.Pattern, sentence: str, rate: re.Pattern) -> str | None:
     return min(amounts, key=distance).group(0)
 
 
-def _longest(span: re.Pattern, sentence: str, rival: re.Pattern | None = None) -> str | None:
+def _longest(span: re.Pattern, sentence: str, rival: re.Pattern | None = None,
+             retired: re.Pattern | None = None) -> str | None:
     """The longest span in `sentence`, skipping one that another kind's label names
-    ("serial 2401A118734" is no model number)."""
-    matches = [m.group(0) for m in span.finditer(sentence)
-               if rival is None or not rival.search(sentence, 0, m.start())]
-    return max(matches, key=len) if matches else None
+    ("serial 2401A118734" is no model number) and, beside another, one the sentence says
+    was replaced ("goes from €32 to €35.50", "£38.00 (was £35.50)")."""
+    matches = _current([m for m in span.finditer(sentence)
+                        if rival is None or not rival.search(sentence, 0, m.start())], sentence, retired)
+    return max((m.group(0) for m in matches), key=len) if matches else None
+
+
+def _current(matches: list[re.Match], sentence: str, retired: re.Pattern | None) -> list[re.Match]:
+    """Of several values in a sentence, those it does not say were replaced."""
+    if retired is None or len(matches) < 2:
+        return matches
+    return [m for m in matches if not retired.search(sentence, 0, m.start())] or matches
 
 
 @lru_cache(maxsize=32)

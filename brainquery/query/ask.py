@@ -587,7 +587,7 @@ class Asker:
 
     def _replacing(self, route: Route, ranked: list[Ranked], off_topic: list[Ranked], kind: str | None,
                    term_weights: dict[str, float], now: float) -> Ranked | None:
-        """The newest document that says the leading answer was replaced: it names the
+        """The best-ranked later document saying the leading answer was replaced: it names the
         lead's value on a line with a retraction word ("the old maple-lantern-42 no longer
         works") and states another value of the kind asked for. It need not match the
         question as well as the old document did (a note about a new router may never say
@@ -602,36 +602,46 @@ class Asker:
         if old.value is None or not old.shown or np.isnan(written):
             return None
         cue = answers.compiled_regex(cfg.retraction_cue)
+        # "the monthly fee goes from €32 to €35.50": the change named on one line.
+        change = re.compile(cfg.retraction_change.format(old=re.escape(old.shown)), re.IGNORECASE)
         named = old.shown.casefold()
         # A store's flyer that lists our filter size among others replaces nothing.
         authority = cfg.supersede_type_share * lead.parts["type_weight"]
         later = written + self.config.time.rival.min_gap_days * SECONDS_PER_DAY
-        # What the old value was about: the question's words and the old document's own
-        # (a note about "Mrs. Ferreira's new mobile" need not say "piano teacher").
-        subject = ((set(term_weights) | set(self.analyzer.tokens(self._doc_text(lead.doc))))
-                   - self._question_words - set(self.analyzer.tokens(old.shown)))
-        replacing: list[tuple[Ranked, answers.Extract]] = []
+        # What the old value was about: the question's words, and the old answer's own with
+        # the names its document gives (a note about "Mrs. Ferreira's new mobile" need not
+        # say "piano teacher"). Never a number: "08:00" and "5th" are about nothing.
+        meta = self.index.docs[lead.doc]
+        body = "\n".join(line for line in self._doc_text(lead.doc).splitlines() if not answers.header_line(line))
+        said = " ".join((str(meta.get("title", "")), old.text, *_NAME.findall(body)))
+        value_words = set(self.analyzer.tokens(old.shown))
+        # (The question's own words: not the synonyms it was widened with, "full" for fibre.)
+        asked = {t for t in self._naming_words if not any(c.isdigit() for c in t)} - value_words
+        subject = asked | {t for t in self.analyzer.tokens(said) if not any(c.isdigit() for c in t)} - value_words
         for r in ranked[1:] + [r for r in off_topic if r not in ranked]:
             when = _epoch(self.index, r.doc)
             if not later <= when <= now or r.parts["type_weight"] < authority - 1e-9:
                 continue
-            # ... on a line about the same subject: "£38.00 (was £35.50)" in the nursery's
-            # fees replaces no broadband price of £35.50.
-            lines = self._doc_text(r.doc, with_title=False).splitlines()
-            retracting = [named in line.casefold() and cue.search(line) is not None
-                          and bool(subject & set(self.analyzer.tokens(line))) for line in lines]
+            lines = [line for line in self._doc_text(r.doc, with_title=False).splitlines()
+                     if line.strip() and not answers.header_line(line)]
+            tokens = [set(self.analyzer.tokens(line)) for line in lines]
+            # ... on a line about the same subject, or next to one ("changed the alarm code
+            # this morning. / the old one (3816) won't work anymore"): "£38.00 (was £35.50)"
+            # among the nursery's fees replaces no broadband price of £35.50.
+            retracting = [named in line.casefold()
+                          and (cue.search(line) is not None or change.search(line) is not None)
+                          and bool(subject & set().union(*tokens[max(0, i - 1):i + 2]))
+                          for i, line in enumerate(lines)]
             if not any(retracting):
                 continue
-            # The new value is read with the lines naming the old one left out.
-            kept = "\n".join(line for line, out in zip(lines, retracting) if not out)
+            # The new value is read with the old one blanked out where it was retracted.
+            kept = "\n".join(_blank(line, old.shown) if out else line for line, out in zip(lines, retracting))
             new = self._extract_uncached(r.doc, kind, term_weights, text=kept)
             if new.value is not None and not answers.same_value(old.value, new.value, kind):
-                replacing.append((r, new))
-        if not replacing:
-            return None
-        newest, extract = max(replacing, key=lambda pair: _epoch(self.index, pair[0].doc))
-        self._extracts[(newest.doc, kind)] = extract
-        return newest
+                # The best-matching such document (they come in rank order).
+                self._extracts[(r.doc, kind)] = new
+                return r
+        return None
 
     def _ahead(self, shown: str | None, written: datetime, now: datetime) -> bool:
         """Does a date span name a day still ahead?"""
@@ -810,6 +820,11 @@ def _who_to_ask(meta: dict) -> str:
         match = _ADDRESS.match(sender)
         return match.group(1).strip() if match else sender.strip()
     return "the source"
+
+
+def _blank(line: str, value: str) -> str:
+    """`line` with every occurrence of `value` (any case) taken out."""
+    return re.sub(re.escape(value), " ", line, flags=re.IGNORECASE)
 
 
 def _epoch(index: QueryIndex, doc: int) -> float:
