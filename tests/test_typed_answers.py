@@ -259,6 +259,10 @@ def test_the_confidence_is_the_fitted_probability_of_being_right(asked_corpus):
                  ["Mrs. J. Smith paid the deposit.", "Thanks!"], id="an-initial"),
     pytest.param("Pickup is at 5 p.m. Bring the forms.",
                  ["Pickup is at 5 p.m.", "Bring the forms."], id="a-sentence-still-ends"),
+    pytest.param("Annual premium (incl. 3% levy) €612.40",
+                 ["Annual premium (incl. 3% levy) €612.40"], id="an-abbreviation"),
+    pytest.param("Risk address: 12 Ashgrove Terrace, Ballincollig, Co. Cork P31 X7K2",
+                 ["Risk address: 12 Ashgrove Terrace, Ballincollig, Co. Cork P31 X7K2"], id="a-county"),
 ])
 def test_titles_and_initials_end_no_sentence(text, sentences):
     from brainquery.query.answer import split_sentences
