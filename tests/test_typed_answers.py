@@ -167,6 +167,10 @@ def test_who_did_a_job_billed_by_mail_is_the_business_that_billed_it(tmp_path):
     ("why r they getting out early friday", "reason"),
     ("What's the reason for the school closure on Monday?", "reason"),
     ("Who looked after the dog when we were away, and their phone?", "phone"),
+    ("garage door code?", "code"),
+    ("What code do I punch in to turn off the house alarm?", "code"),
+    ("whats the pin for the key safe at grandma's", "code"),
+    ("what is the zip code for the cabin", None),
 ])
 def test_the_kind_of_value_a_question_asks_for(question, kind):
     assert expected_kind(question, CFG.answer) == kind
@@ -442,3 +446,9 @@ def test_of_two_amounts_the_one_a_sentence_says_was_replaced_is_not_the_answer(s
     weights = {t: 1.0 for t in ANALYZER.tokens(sentence)}
     found = extract(sentence, expected_kind(question, CFG.answer), weights, ANALYZER.tokens_many, CFG.answer)
     assert found.shown == expected, found
+
+
+def test_a_code_is_its_digits_not_the_year_beside_it():
+    text = "Gate code from 2026: 4417 (press # after it)."
+    found = extract(text, "code", {t: 1.0 for t in ANALYZER.tokens("gate code")}, ANALYZER.tokens_many, CFG.answer)
+    assert found.shown == "4417", found
