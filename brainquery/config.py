@@ -111,6 +111,9 @@ class EvaluationSection:
     heldout_p_at_1: float
     heldout_r_at_3: float
     heldout_routing: float
+    # A set written later and weaker today gates at its own floors ({set: {metric: floor}},
+    # metrics p_at_1, r_at_3, routing); the others at the three above.
+    heldout_set_floors: typing.Mapping[str, typing.Mapping[str, float]]
     calendar_dev_right: float
     calendar_dev2_right: float
     calendar_heldout_right: float
@@ -123,6 +126,21 @@ class EvaluationSection:
     ambiguity_dev2_qualified_asked: float
     ambiguity_heldout2_asked: float
     ambiguity_heldout2_qualified_asked: float
+
+    def __post_init__(self) -> None:
+        unknown = sorted(set(self.heldout_set_floors) - set(self.heldout_sets))
+        if unknown:
+            raise ConfigError(f"config key evaluation.heldout_set_floors names set(s) not in heldout_sets: "
+                              f"{', '.join(unknown)}")
+        for name, floors in self.heldout_set_floors.items():
+            bad = sorted(set(floors) - {"p_at_1", "r_at_3", "routing"})
+            if bad:
+                raise ConfigError(f"config key evaluation.heldout_set_floors.{name}: unknown metric(s) "
+                                  f"{', '.join(bad)}")
+
+    def heldout_floor(self, name: str, metric: str) -> float:
+        """The floor `name` must hold for `metric` (p_at_1, r_at_3 or routing)."""
+        return float(self.heldout_set_floors.get(name, {}).get(metric, getattr(self, f"heldout_{metric}")))
 
 
 @dataclasses.dataclass(frozen=True)

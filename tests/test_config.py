@@ -38,6 +38,9 @@ def test_user_file_overrides_only_its_keys(tmp_path, monkeypatch):
     pytest.param("[scoring]\nstages = []\n", "scoring.stages", id="no-stages"),
     pytest.param("[scoring]\nstages = [60, 30]\n", "scoring.stages", id="stages-out-of-order"),
     pytest.param('[answer]\nspans = [["size", "(unclosed"]]\n', "answer.spans", id="bad-regex"),
+    pytest.param('[answer]\nretraction_change = "from {old"\n', "answer.retraction_change", id="bad-template"),
+    pytest.param('[evaluation]\nheldout_set_floors = { "x.jsonl" = { p_at_1 = 0.5 } }\n',
+                 "evaluation.heldout_set_floors", id="floors-for-no-such-set"),
 ])
 def test_mistakes_are_named(tmp_path, text, named):
     user = tmp_path / "bad.toml"
