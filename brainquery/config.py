@@ -293,6 +293,7 @@ class AnswerSection:
     retraction_change: str              # "from {old} to ...": a change named on one line
     retraction_kinds: tuple[str, ...]   # values distinctive enough to name what they were of
     retired_value: str                  # what a sentence says just before a value it replaced
+    date_style_sample_chunks: int       # chunks read to tell how a store writes its dates
     # A date after one of these words is when something is due, not when it happened.
     due_cue: str
     table_heading_max_words: int        # a short line over dated rows heads their table

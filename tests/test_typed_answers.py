@@ -452,3 +452,22 @@ def test_a_code_is_its_digits_not_the_year_beside_it():
     text = "Gate code from 2026: 4417 (press # after it)."
     found = extract(text, "code", {t: 1.0 for t in ANALYZER.tokens("gate code")}, ANALYZER.tokens_many, CFG.answer)
     assert found.shown == "4417", found
+
+
+@pytest.mark.parametrize("text, lean", [
+    ("Swept on 9 October 2025, see you next year.", 1),
+    ("Invoice date: 17/03/2023", 1),
+    ("Your appointment is on October 9, 2025.", -1),
+    ("Paid 03/17/2023", -1),
+    ("05/12/2025", 0),          # either way round
+    ("The 2025 season starts soon.", 0),
+])
+def test_how_a_text_writes_its_dates(text, lean):
+    from brainquery.query.answer import day_first_lean
+    assert (day_first_lean(text) > 0) - (day_first_lean(text) < 0) == lean
+
+
+def test_a_documents_own_date_is_written_the_way_the_household_writes_dates():
+    from brainquery.query.occurrences import day_words
+    assert day_words(date(2025, 10, 9), CFG.events, day_first=True) == "9 October 2025"
+    assert day_words(date(2025, 10, 9), CFG.events, day_first=False) == "October 9, 2025"

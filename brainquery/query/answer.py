@@ -489,6 +489,21 @@ def date_of(shown: str, written: date, lookback_days: int) -> date | None:
     return day
 
 
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+_DAY_MONTH = re.compile(rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}(?=\W|$)", re.IGNORECASE)
+_MONTH_DAY = re.compile(rf"\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?!\d)", re.IGNORECASE)
+_NUMERIC = re.compile(r"\b(\d{1,2})[/.](\d{1,2})[/.]\d{2,4}\b")
+
+
+def day_first_lean(text: str) -> int:
+    """How a text writes its dates: > 0 day first ("9 October", "17/03/2023"), < 0 month
+    first ("October 9", "03/17/2023"), 0 when it does not say."""
+    lean = len(_DAY_MONTH.findall(text)) - len(_MONTH_DAY.findall(text))
+    for first, second in _NUMERIC.findall(text):
+        lean += (int(first) > 12) - (int(second) > 12)
+    return lean
+
+
 def normalise_value(value: str) -> str:
     """Compare '16 x 25 x 4' with '16x25x4', '$88.95' with '$ 88.95'."""
     return _SPACE.sub("", value).lower().rstrip(".")

@@ -164,6 +164,7 @@ class Asker:
         epoch = index.doc_epoch[index.chunk_doc]
         self._written_at = np.where(index.doc_type[index.chunk_doc] == self._event_code, -np.inf, epoch)
         self._ambiguity = AmbiguityFinder(index, config.ambiguity, self.analyzer, self._question_words)
+        self._store_lean: int | None = None   # how the store writes dates (_day_first), once asked
 
     def ask(self, question: str, now: datetime, k: int | None = None,
             pattern: str | None = None) -> AskResult:
@@ -263,7 +264,7 @@ class Asker:
                                               shown=relative.words(self.config.events))
             elif extract.value is None:
                 # No date in the words: the document's own date is the answer to "when".
-                shown = day_words(written.date(), self.config.events)
+                shown = day_words(written.date(), self.config.events, self._day_first(top.doc))
                 extract = dataclasses.replace(extract, text=f"{extract.text} ({shown})".strip(),
                                               value=written.date().isoformat(), shown=shown)
             elif extract.shown and (year := answers.year_of(
@@ -642,6 +643,19 @@ class Asker:
                 self._extracts[(r.doc, kind)] = new
                 return r
         return None
+
+    def _day_first(self, doc: int) -> bool | None:
+        """Does this document write its dates day first? When it does not say, how the
+        store's documents mostly write theirs (a household writes the local way); None
+        when they do not say either."""
+        lean = answers.day_first_lean(self._doc_text(doc))
+        if lean == 0:
+            if self._store_lean is None:
+                texts = self.index.chunk_texts
+                step = max(1, len(texts) // self.config.answer.date_style_sample_chunks)
+                self._store_lean = sum(answers.day_first_lean(texts[i]) for i in range(0, len(texts), step))
+            lean = self._store_lean
+        return None if lean == 0 else lean > 0
 
     def _ahead(self, shown: str | None, written: datetime, now: datetime) -> bool:
         """Does a date span name a day still ahead?"""

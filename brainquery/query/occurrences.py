@@ -330,10 +330,12 @@ def _twelve_hour(value: date | datetime, cfg: EventsSection) -> bool:
     return name.startswith(tuple(cfg.twelve_hour_zones))
 
 
-def day_words(value: date | datetime, cfg: EventsSection) -> str:
+def day_words(value: date | datetime, cfg: EventsSection, day_first: bool | None = None) -> str:
     """A date answer ("May 7, 2023"), written the way its zone's region writes dates (a
-    bare date: the default), without the weekday an occurrence shows."""
-    form = cfg.date_format_12h if _twelve_hour(value, cfg) else cfg.date_format_24h
+    bare date: the default), without the weekday an occurrence shows. `day_first`: the way
+    the documents it comes from write their dates ("7 May 2023"), when they say."""
+    twelve = _twelve_hour(value, cfg) if day_first is None else not day_first
+    form = cfg.date_format_12h if twelve else cfg.date_format_24h
     return value.strftime(form.replace("{day}", str(value.day)))
 
 
