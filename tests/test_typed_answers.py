@@ -411,7 +411,7 @@ def test_a_question_about_the_past_is_never_answered_with_a_day_still_ahead(tmp_
     now = datetime(2026, 3, 18, 12, tzinfo=timezone.utc)
     result = brain.ask("When was the car last serviced?", now=now, pattern="historical").to_dict()
     # (The sentence read stays as the evidence; the day given is the invoice's.)
-    assert result["answer"].endswith("(September 18, 2025)"), result["answer"]
+    assert result["answer"].endswith("(18 September 2025)"), result["answer"]
     # Asked about what is coming, the day ahead is the answer.
     ahead = brain.ask("When is the car's next service due?", now=now, pattern="logistical").to_dict()
     assert "2026" in ahead["answer"], ahead["answer"]
