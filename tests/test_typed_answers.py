@@ -167,6 +167,7 @@ def test_who_did_a_job_billed_by_mail_is_the_business_that_billed_it(tmp_path):
     ("why r they getting out early friday", "reason"),
     ("What's the reason for the school closure on Monday?", "reason"),
     ("Who looked after the dog when we were away, and their phone?", "phone"),
+    ("whats the excess on our house insurance", "amount"),
     ("garage door code?", "code"),
     ("What code do I punch in to turn off the house alarm?", "code"),
     ("whats the pin for the key safe at grandma's", "code"),
