@@ -537,6 +537,8 @@ class Asker:
         not compete. Eligibility is the latest-value rule's (`_supersede`)."""
         cfg = self.config
         lead = ranked[0]
+        if self.index.doc_type[lead.doc] == self._event_code:
+            return ranked   # a calendar's last time is read from its occurrences (_event_answer)
         coverage = max(lead.parts["coverage"], cfg.confidence.min_coverage)
         authority = cfg.answer.supersede_type_share * lead.parts["type_weight"]
         due = answers.compiled_regex(cfg.answer.due_cue)
@@ -548,7 +550,7 @@ class Asker:
                     and r.parts["coverage"] >= coverage - 1e-9 and r.parts["type_weight"] >= authority - 1e-9):
                 continue
             written = _epoch(self.index, r.doc)
-            if np.isnan(written) or written > now:
+            if np.isnan(written) or written > now or self.index.doc_type[r.doc] == self._event_code:
                 continue
             written_day = datetime.fromtimestamp(written, UTC).date()
             extract = self._extract(r.doc, kind, term_weights)
