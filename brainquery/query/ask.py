@@ -625,8 +625,10 @@ class Asker:
             when = _epoch(self.index, r.doc)
             if not later <= when <= now or r.parts["type_weight"] < authority - 1e-9:
                 continue
-            lines = [line for line in self._doc_text(r.doc, with_title=False).splitlines()
-                     if line.strip() and not answers.header_line(line)]
+            body = self._doc_text(r.doc, with_title=False)
+            if named not in body.casefold():
+                continue   # (most candidates: no line to read)
+            lines = [line for line in body.splitlines() if line.strip() and not answers.header_line(line)]
             tokens = [set(self.analyzer.tokens(line)) for line in lines]
             # ... on a line about the same subject, or next to one ("changed the alarm code
             # this morning. / the old one (3816) won't work anymore"): "£38.00 (was £35.50)"
