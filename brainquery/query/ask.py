@@ -489,8 +489,7 @@ class Asker:
         written by now. Only documents that hold such a value, cover the question and score
         within `supersede_share` of the best of them compete."""
         cfg = self.config
-        # (Not for a date: a newer message about the subject may name a day still ahead or
-        # one that is no visit at all, a vaccine "due 11/12".)
+        # (A date asked for goes by the day named, not the document's: _last_time.)
         latest = re.search(cfg.answer.latest_cue, question, re.IGNORECASE) is not None
         if ((route.pattern not in cfg.answer.supersede_patterns and not latest)
                 or kind not in cfg.answer.value_kinds or len(ranked) < 2 or route.window is not None):
@@ -615,8 +614,8 @@ class Asker:
         # the names its document gives (a note about "Mrs. Ferreira's new mobile" need not
         # say "piano teacher"). Never a number: "08:00" and "5th" are about nothing.
         meta = self.index.docs[lead.doc]
-        body = "\n".join(line for line in self._doc_text(lead.doc).splitlines() if not answers.header_line(line))
-        said = " ".join((str(meta.get("title", "")), old.text, *_NAME.findall(body)))
+        lead_text = "\n".join(line for line in self._doc_text(lead.doc).splitlines() if not answers.header_line(line))
+        said = " ".join((str(meta.get("title", "")), old.text, *_NAME.findall(lead_text)))
         value_words = set(self.analyzer.tokens(old.shown))
         # (The question's own words: not the synonyms it was widened with, "full" for fibre.)
         asked = {t for t in self._naming_words if not any(c.isdigit() for c in t)} - value_words
@@ -704,7 +703,7 @@ class Asker:
 
     def _extract_uncached(self, doc: int, kind: str | None, term_weights: dict[str, float],
                           text: str | None = None) -> answers.Extract:
-        """`text`: the document's body to read instead of the stored one (with a line left out)."""
+        """`text`: the document's body to read instead of the stored one (a replaced value blanked)."""
         meta = self.index.docs[doc]
         if meta.get("doc_type") == "calendar_event" and kind not in self.config.events.line_kinds:
             # An event is a record: what, when, where, note: its whole text is the extract,
