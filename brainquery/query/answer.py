@@ -155,7 +155,7 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
     # A one-line note is its own title: then the title line is the answer. So is a title
     # that holds the value asked for ("Jan 8, 2023 - new mesh Wi-Fi set up" for "when").
     salutation = compiled_regex(cfg.salutation)
-    pairs = [p for p in every if _answerable_line(p[0], title, span) and not salutation.fullmatch(p[0].strip())] or every
+    pairs = [p for p in every if _answerable_line(p[0], title, span, salutation)] or every
     if not pairs:
         return Extract("", None, 0.0)
     token_sets = [set(t) for t in tokenize([s for s, _ in pairs])]
@@ -431,11 +431,11 @@ def header_line(line: str) -> bool:
     return _HEADER.match(line) is not None
 
 
-def _answerable_line(sentence: str, title: str, span: re.Pattern | None) -> bool:
-    """Not a mail header line, nor a line that only repeats the title or is a heading
-    ("# Gift ideas": what the lines under it are about) unless it holds a value of the
-    kind asked for."""
-    if _HEADER.match(sentence):
+def _answerable_line(sentence: str, title: str, span: re.Pattern | None, salutation: re.Pattern) -> bool:
+    """Not a mail header line, nor a line that only greets ("Hi all,"), nor a line that only
+    repeats the title or is a heading ("# Gift ideas": what the lines under it are about)
+    unless it holds a value of the kind asked for."""
+    if header_line(sentence) or salutation.fullmatch(sentence.strip()):
         return False
     if (title and sentence.strip().lower() == title.strip().lower()) or _HEADING.match(sentence):
         return span is not None and span.search(sentence) is not None

@@ -503,15 +503,7 @@ class Asker:
         if not pool:
             return ranked
         lead = pool[0]
-        # A newer document supersedes only with evidence as complete as the lead's: a
-        # reminder about another vaccine does not replace the receipt that names rabies.
-        coverage = max(lead.parts["coverage"], cfg.confidence.min_coverage)
-        authority = cfg.answer.supersede_type_share * lead.parts["type_weight"]
-        # (The lead always competes: an older document is never "newer" than it because the
-        # lead itself fell short of the coverage floor.)
-        eligible = [lead] + [r for r in pool[1:]
-                             if r.score >= cfg.answer.supersede_share * lead.score and r.parts["answer_type"] >= 1.0
-                             and r.parts["coverage"] >= coverage - 1e-9 and r.parts["type_weight"] >= authority - 1e-9]
+        eligible = self._competing(lead, pool)
         values = {}
         for r in eligible:
             value = self._extract(r.doc, kind, term_weights).value
@@ -527,27 +519,34 @@ class Asker:
             return ranked   # the top document already states the latest value
         return [newest] + [r for r in ranked if r is not newest]
 
+    def _competing(self, lead: Ranked, pool: list[Ranked]) -> list[Ranked]:
+        """The lead, then the documents of `pool` that may supersede it. A newer document
+        supersedes only with evidence as complete as the lead's: a reminder about another
+        vaccine does not replace the receipt that names rabies. (The lead always competes:
+        an older document is never "newer" than it because the lead itself fell short of
+        the coverage floor.)"""
+        cfg = self.config
+        coverage = max(lead.parts["coverage"], cfg.confidence.min_coverage)
+        authority = cfg.answer.supersede_type_share * lead.parts["type_weight"]
+        return [lead] + [r for r in pool if r is not lead
+                         and r.score >= cfg.answer.supersede_share * lead.score and r.parts["answer_type"] >= 1.0
+                         and r.parts["coverage"] >= coverage - 1e-9 and r.parts["type_weight"] >= authority - 1e-9]
+
     def _last_time(self, ranked: list[Ranked], kind: str, term_weights: dict[str, float],
                    now: float) -> list[Ranked]:
         """"When was the boiler last serviced": among the leading documents about it, the one
         naming the latest day by now (its own date when it names none) goes first. A day
         still ahead ("your appointment is on 3 December") or one something is due by
         ("Bordetella vaccine - due 11/12/2026") is no time it happened: such a document does
-        not compete. Eligibility is the latest-value rule's (`_supersede`)."""
+        not compete. Eligibility is the latest-value rule's (`_competing`)."""
         cfg = self.config
         lead = ranked[0]
         if self.index.doc_type[lead.doc] == self._event_code:
             return ranked   # a calendar's last time is read from its occurrences (_event_answer)
-        coverage = max(lead.parts["coverage"], cfg.confidence.min_coverage)
-        authority = cfg.answer.supersede_type_share * lead.parts["type_weight"]
         due = answers.compiled_regex(cfg.answer.due_cue)
         today = datetime.fromtimestamp(now, UTC).date()
         days: dict[int, date] = {}
-        for r in ranked[:cfg.answer.evidence_pool]:
-            if r is not lead and not (
-                    r.score >= cfg.answer.supersede_share * lead.score and r.parts["answer_type"] >= 1.0
-                    and r.parts["coverage"] >= coverage - 1e-9 and r.parts["type_weight"] >= authority - 1e-9):
-                continue
+        for r in self._competing(lead, ranked[:cfg.answer.evidence_pool]):
             written = _epoch(self.index, r.doc)
             if np.isnan(written) or written > now or self.index.doc_type[r.doc] == self._event_code:
                 continue
