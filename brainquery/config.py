@@ -292,6 +292,9 @@ class AnswerSection:
     salutation: str                     # a line that only greets ("Hi all,") answers nothing
     retraction_change: str              # "from {old} to ...": a change named on one line
     retraction_kinds: tuple[str, ...]   # values distinctive enough to name what they were of
+    due_label_words: int                # how near before a date its due word stands
+    proposal_cue: str                   # a title offering work: a quote, an estimate
+    currency_mark: str                  # a currency symbol or code beside an amount
     retired_value: str                  # what a sentence says just before a value it replaced
     date_style_sample_chunks: int       # chunks read to tell how a store writes its dates
     # A date after one of these words is when something is due, not when it happened.
@@ -326,7 +329,7 @@ class AnswerSection:
     def __post_init__(self) -> None:
         # A bad regex fails here, when the config is read, not at the first question.
         for key in ("total_label", "owed_label", "owed_cue", "sentence_head", "latest_cue", "retraction_cue",
-                    "due_cue", "salutation", "retired_value"):
+                    "due_cue", "salutation", "retired_value", "currency_mark", "proposal_cue"):
             try:
                 re.compile(getattr(self, key))
             except re.error as err:

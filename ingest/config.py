@@ -150,6 +150,7 @@ class DatesSection:
     label_gap_chars: int
     label_column_slack: int
     numeric_order: str
+    day_first_currencies: tuple[str, ...]
     two_digit_year_pivot: int
     time_gap_chars: int
     holiday_country: str

@@ -105,7 +105,7 @@ def find_dates(text: str, floating: tzinfo, *, rules: DatesSection | None = None
     for match in _YMD.finditer(text):
         found.append((match.start(), match.end(), _safe_date(match["y"], match["m"], match["d"]), match))
     numeric = list(_NUMERIC.finditer(text))
-    orders = _slash_orders(text, numeric, rules.numeric_order)
+    orders = _slash_orders(text, numeric, rules.numeric_order, rules.day_first_currencies)
     for match in numeric:
         year = _full_year(match["y"], rules.two_digit_year_pivot)
         a, b = int(match["a"]), int(match["b"])
@@ -226,7 +226,8 @@ def day_first_language(text: str) -> bool:
 _ORDERS = {"day_first": True, "month_first": False}
 
 
-def _slash_orders(text: str, matches: Sequence[re.Match], setting: str) -> dict[str, bool]:
+def _slash_orders(text: str, matches: Sequence[re.Match], setting: str,
+                  currencies: Sequence[str] = ()) -> dict[str, bool]:
     """Per separator ("/", "-"): True when ambiguous dates are day first."""
     if setting in _ORDERS:
         return {"/": _ORDERS[setting], "-": _ORDERS[setting], ".": True}
@@ -247,9 +248,14 @@ def _slash_orders(text: str, matches: Sequence[re.Match], setting: str) -> dict[
             orders[sep] = day_votes > month_votes
             continue
         if language_day_first is None:
-            language_day_first = day_first_language(text)
+            language_day_first = day_first_language(text) or _priced_in(text, currencies)
         orders[sep] = language_day_first
     return orders
+
+
+def _priced_in(text: str, currencies: Sequence[str]) -> bool:
+    """Does the text state an amount in one of these currencies ("€398.00", "EUR 12")?"""
+    return any(re.search(rf"{re.escape(c)}\s?\d|\d\s?{re.escape(c)}", text) for c in currencies)
 
 
 def _with_time(text: str, value: datetime, end: int, gap: int) -> tuple[datetime, int, bool]:

@@ -492,3 +492,20 @@ def test_the_last_time_is_the_latest_day_it_happened_not_a_day_it_is_due(tmp_pat
     result = ingested(tmp_path, folder).ask("When was the boiler last serviced?", now=ASK_NOW)
     assert Path(result.results[0].source).name == "visit-2025.eml", [s.source for s in result.results]
     assert "28/11/2025" in (result.answer or ""), result.answer
+
+
+def test_what_the_last_visit_cost_is_not_the_price_of_one_booked_ahead(tmp_path):
+    # The booking was written before now, but for a day after it: its price is next time's.
+    folder = household(tmp_path / "in")
+    sender = "office@kesslerheating.example"
+    mail(folder, "paid-2025.eml", datetime(2025, 11, 20, 16, tzinfo=UTC), "Boiler service - paid",
+         "Thanks, the boiler service is done and we received your payment of €157.00.", sender=sender)
+    mail(folder, "booking.eml", datetime(2026, 11, 10, 9, tzinfo=UTC), "Annual boiler service - booking",
+         "Your boiler is due its annual service. I have you booked in for Wednesday 25 November 2026, "
+         "8-10am. Price this year is €165.00 for the boiler service.", sender=sender)
+    mail(folder, "quote.eml", datetime(2026, 11, 12, 9, tzinfo=UTC), "Quote Q-118 - boiler service and flue",
+         "Boiler service with flue liner check: €240.00. Let us know if you'd like to go ahead.",
+         sender=sender)
+    result = ingested(tmp_path, folder).ask("What did the last boiler service cost?", now=ASK_NOW)
+    assert Path(result.results[0].source).name == "paid-2025.eml", [s.source for s in result.results]
+    assert "157.00" in (result.answer or ""), result.answer

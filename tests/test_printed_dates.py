@@ -89,6 +89,15 @@ def test_numeric_order_setting(ingest_config, order, expected):
     assert _iso(find_dates("Paid on 08/03/2014 for the year", UTC, rules=rules)) == [expected]
 
 
+@pytest.mark.parametrize("text, expected", [
+    pytest.param("Invoice date: 04/09/2025\nTotal (incl. VAT) €398.00", "2025-09-04", id="english-in-euro"),
+    pytest.param("Paid 08/03/2014, thank you. Total £42.00", "2014-03-08", id="english-in-pounds"),
+    pytest.param("Paid 08/03/2014, thank you. Total $42.00", "2014-08-03", id="english-in-dollars"),
+])
+def test_an_english_text_priced_in_a_day_first_currency_writes_its_days_first(text, expected):
+    assert _iso(find_dates(text, UTC))[:1] == [expected]
+
+
 def test_unknown_numeric_order_names_the_valid_ones(ingest_config):
     rules = dataclasses.replace(ingest_config.dates, numeric_order="sideways")
     with pytest.raises(ValueError, match="auto"):

@@ -78,6 +78,8 @@ CASES = [
     pytest.param("Is school closed in December?", NOW, D(2026, 12, 1), D(2027, 1, 1), "range", id="month-coming-soon"),
     pytest.param("What did we pay in March?", NOW, D(2026, 3, 1), D(2026, 4, 1), "period", id="month-most-recent"),
     pytest.param("What came in the mail in the past 30 days?", NOW, D(2026, 10, 19), None, "since", id="past-n-days"),
+    pytest.param("what time does oisin have hurling on sat", NOW, D(2026, 11, 21), D(2026, 11, 22), "day", id="on-sat"),
+    pytest.param("is the market on next weds", NOW, D(2026, 11, 25), D(2026, 11, 26), "day", id="next-weds"),
     pytest.param("Who did we use for the roof back in 2023?", NOW, D(2023, 1, 1), D(2024, 1, 1), "period", id="back-in-2023"),
     pytest.param("What did we pay the sitter 2 years ago?", NOW, D(2024, 1, 1), D(2025, 1, 1), "period", id="years-ago"),
 ]
@@ -114,6 +116,8 @@ def test_windows_are_aware_half_open_and_of_a_known_kind(question, now, start, e
     pytest.param("Does Jan know the garage code?", id="jan-the-name"),
     pytest.param("Do you know the wifi password now?", id="now-is-no-window"),
     pytest.param("When did trash day switch to Thursday?", id="weekday-as-the-value"),
+    pytest.param("Where we sat by the sun deck", id="sat-the-verb"),
+    pytest.param("Who last sat down with the accountant?", id="last-sat-down"),
 ])
 def test_no_window_named(question):
     assert find_window(question, NOW) is None

@@ -472,3 +472,9 @@ def test_a_documents_own_date_is_written_the_way_the_household_writes_dates():
     from brainquery.query.occurrences import day_words
     assert day_words(date(2025, 10, 9), CFG.events, day_first=True) == "9 October 2025"
     assert day_words(date(2025, 10, 9), CFG.events, day_first=False) == "October 9, 2025"
+
+
+def test_where_a_document_writes_amounts_with_a_currency_a_bare_number_is_none():
+    text = ("Service done today.\nNozzle replaced (0.60 US gal 80°), oil filter changed, boiler service complete.\n"
+            "Invoice amount: €130.00 incl. VAT.")
+    assert answer_of(text, "what did the boiler service cost", "amount").shown == "€130.00"

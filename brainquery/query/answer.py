@@ -198,6 +198,10 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
     rival = _rival_label(cfg, kind)
     retired = compiled_regex(cfg.retired_value) if kind in cfg.retraction_kinds else None
     found = [_longest(span, s, rival, retired) if span else None for s in sentences]
+    if kind in cfg.total_kinds:
+        currency = compiled_regex(cfg.currency_mark)
+        if any(f and currency.search(f) for f in found):
+            found = [f if f and currency.search(f) else None for f in found]
     has_span = np.array([f is not None for f in found], dtype=np.float64)
     # Among equally good sentences the one with the most specific span wins ("16x25x4"
     # over "16x25").

@@ -497,9 +497,14 @@ class Asker:
             return ranked
         if latest and kind in cfg.answer.dated_kinds:
             return self._last_time(ranked, kind, term_weights, now)
-        # "The last service" has happened: an appointment still ahead is not it (it stays
-        # among the sources, after).
-        pool = [r for r in ranked if _epoch(self.index, r.doc) <= now] if latest else ranked
+        # "The last service" has happened: an appointment still ahead is not it, nor a
+        # booking written before now for a day after it ("booked in for 21 October; price
+        # this year is €150"). Both stay among the sources, after.
+        if latest:
+            today = datetime.fromtimestamp(now, UTC).date()
+            pool = [r for r in ranked if _epoch(self.index, r.doc) <= now and not self._plan(r.doc, today)]
+        else:
+            pool = ranked
         if not pool:
             return ranked
         lead = pool[0]
@@ -548,7 +553,8 @@ class Asker:
         days: dict[int, date] = {}
         for r in self._competing(lead, ranked[:cfg.answer.evidence_pool]):
             written = _epoch(self.index, r.doc)
-            if np.isnan(written) or written > now or self.index.doc_type[r.doc] == self._event_code:
+            if (np.isnan(written) or written > now or self.index.doc_type[r.doc] == self._event_code
+                    or self._plan(r.doc, today)):
                 continue
             written_day = datetime.fromtimestamp(written, UTC).date()
             extract = self._extract(r.doc, kind, term_weights)
@@ -568,6 +574,27 @@ class Asker:
         last = max((r for r in ranked if r.doc in days), key=lambda r: (days[r.doc], r.parts["type_weight"]))
         return ranked if last is lead else [last] + [r for r in ranked if r is not last]
 
+    def _plan(self, doc: int, today: date) -> bool:
+        """Is the document a plan, not the record of something done: a quote or estimate, or
+        a booking or reminder that names only days still ahead ("booked in for 21 October")?
+        Days something is due by do not count ("next booster due 12/11/2026" under what was
+        paid), and a receipt or invoice is a record whatever it names."""
+        cfg = self.config.answer
+        written = _epoch(self.index, doc)
+        meta = self.index.docs[doc]
+        if np.isnan(written) or meta.get("doc_type") in cfg.record_types:
+            return False
+        if answers.compiled_regex(cfg.proposal_cue).search(str(meta.get("title", ""))):
+            return True
+        written_day = datetime.fromtimestamp(written, UTC).date()
+        dated = answers.compiled_regex(dict(cfg.spans)["date"])
+        due = answers.compiled_regex(cfg.due_cue)
+        shown = {m.group(0) for m in dated.finditer(self._doc_text(doc, with_title=False))}
+        days = [answers.date_of(s, written_day, cfg.undated_year_lookback_days)
+                for s in shown if not self._due(doc, s, due)]
+        days = [d for d in days if d is not None]
+        return bool(days) and min(days) > today
+
     def _due(self, doc: int, shown: str, due: re.Pattern) -> bool:
         """Is this date when something is due: after a due word on its line ("due
         11/12/2026"), or a row of a table whose heading says so ("Vaccine / service  Next
@@ -577,7 +604,11 @@ class Asker:
         at = next((i for i, line in enumerate(lines) if shown in line), None)
         if at is None:
             return False
-        if due.search(lines[at][:lines[at].find(shown)]):
+        # The due word labels the date ("next service due: 18/09/2026", "due by 20/11"); one
+        # further back on the line is about something else ("Your boiler is due its service.
+        # I have you booked in for 25 November").
+        before = lines[at][:lines[at].find(shown)].split()[-self.config.answer.due_label_words:]
+        if due.search(" ".join(before)):
             return True
         above = at - 1
         while above >= 0 and dated.search(lines[above]):   # the table's other rows

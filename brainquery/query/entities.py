@@ -177,8 +177,10 @@ class EntityIndex:
             return False
         if capitalised:
             return True
+        # Counted where the word stands alone: one only ever written inside a longer name
+        # ("Rowan Feld") is a name.
         caps, total = self.capitals[i]
-        return total > 0 and caps / total >= share
+        return total == 0 or caps / total >= share
 
 
 class EntityExtractor:
@@ -228,15 +230,20 @@ class EntityExtractor:
         matches = list(self.word_re.finditer(full))
         words = [m.group() for m in matches]
         lower = [name_key(w) for w in words]
+        # Whether a word is written as a name is judged where it stands alone: after another
+        # capitalised word on its line it is part of a longer name or a title ("ClearFlow
+        # Gutters", "Gutter Cleaning Quote"), and says nothing of "the gutters".
+        joined = [i > 0 and words[i - 1][0].isupper() and "\n" not in full[matches[i - 1].end():matches[i].start()]
+                  for i in range(len(words))]
         if total is not None:
-            total.update(lower)
+            total.update(w for w, j in zip(lower, joined) if not j)
         hits = self.vocab.hits(lower)
         mentions: dict[str, list[set[str]]] = {}
         for i, word in enumerate(words):
             key = lower[i]
             if not word[0].isupper() or len(key) < 2 or key in self.never or key in self.vocab.words:
                 continue
-            if caps is not None:
+            if caps is not None and not joined[i]:
                 caps[key] += 1
             if i > 0 and lower[i - 1] in self.greetings:
                 continue   # "Hi Claire,": the reader, not what the document is about

@@ -51,7 +51,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 WRITER_FILE = "query_index_writer.npz"
 WRITER_DIGEST_KEY = "query_index_writer_digest"
-_FORMAT = 1
+_FORMAT = 2   # 2: capitals counted where a word stands alone (entities.EntityExtractor.document)
 
 
 @dataclasses.dataclass

@@ -75,6 +75,9 @@ _WEEKDAYS = {
     "thursday": 3, "thurs": 3, "thur": 3, "thu": 3, "friday": 4, "fri": 4,
     "saturday": 5, "sunday": 6,
 }
+# Abbreviations that are also words ("we sat", "the sun", "wed in June"): a day only after
+# a word that names a day ("on sat", "this sun", "next weds").
+_WORD_WEEKDAYS = {"sat": 5, "sun": 6, "wed": 2, "weds": 2}
 _MONTHS = {
     "january": 1, "jan": 1, "february": 2, "feb": 2, "march": 3, "mar": 3, "april": 4,
     "apr": 4, "may": 5, "june": 6, "jun": 6, "july": 7, "jul": 7, "august": 8, "aug": 8,
@@ -89,6 +92,7 @@ _NUMBERS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six":
 _COUNT = "|".join([r"\d+", *_NUMBERS])
 _EXACT = "|".join([r"\d+", *(w for w in _NUMBERS if w not in ("few", "couple"))])
 _WD = "|".join(sorted(_WEEKDAYS, key=len, reverse=True))
+_WWD = "|".join(sorted(_WORD_WEEKDAYS, key=len, reverse=True))
 _MO = "|".join(sorted(_MONTHS, key=len, reverse=True))
 _SE = "|".join(_SEASONS)
 _YEAR = r"(?:19|20)\d\d"
@@ -416,7 +420,7 @@ def _r_relative_day(m: re.Match, ctx: _Ctx) -> _Found:
 def _r_weekday(m: re.Match, ctx: _Ctx) -> _Found | None:
     if not m["mod"] and _ending_at(_WEEKDAY_AS_VALUE, ctx.text, m.start()):
         return None   # "switched to Thursday", "moved from Monday": a weekday, not a day
-    weekday, modifier = _WEEKDAYS[m["wd"]], " ".join((m["mod"] or "").split())
+    weekday, modifier = {**_WEEKDAYS, **_WORD_WEEKDAYS}[m["wd"]], " ".join((m["mod"] or "").split())
     if modifier == "next":
         d = _monday(ctx.today) + timedelta(days=7 + weekday)
     elif modifier in ("last", "this past", "past") or (ctx.since and weekday != ctx.today.weekday()):
@@ -554,6 +558,8 @@ _RULES: tuple[tuple[re.Pattern, _Resolver], ...] = tuple((re.compile(p), f) for 
       r"tommorow|tommorrow|tmrw|tmr|yesterday)\b"), _r_relative_day),
     ((r"\b(?:(?P<mod>this\s+coming|this\s+past|coming|this|next|last|past|on)\s+)?"
       rf"(?P<wd>{_WD})\b"), _r_weekday),
+    ((r"\b(?P<mod>this\s+coming|this\s+past|coming|this|next|last|past|on)\s+"
+      rf"(?P<wd>{_WWD})\b(?!\s+(?:down|up|in|on|out|by|with)\b)"), _r_weekday),
     (r"\b(?P<mod>this|next|last)\s+(?P<unit>week|weekend)\b(?!\s+of\b)", _r_week),
     (r"\b(?P<mod>this|next|last)\s+month\b(?!\s+of\b)", _r_month_rel),
     (r"\b(?P<mod>this|next|last)\s+year\b(?!\s+of\b)", _r_year_rel),
