@@ -509,3 +509,19 @@ def test_what_the_last_visit_cost_is_not_the_price_of_one_booked_ahead(tmp_path)
     result = ingested(tmp_path, folder).ask("What did the last boiler service cost?", now=ASK_NOW)
     assert Path(result.results[0].source).name == "paid-2025.eml", [s.source for s in result.results]
     assert "157.00" in (result.answer or ""), result.answer
+
+
+def test_a_reminder_of_a_day_still_ahead_is_current_though_weeks_old(tmp_path):
+    folder = household(tmp_path / "in")
+    mail(folder, "sweep.eml", ASK_NOW - timedelta(days=25), "Chimney sweep - December",
+         "Nearly a year since I was out to ye, so I've pencilled you in for Tuesday 1 December 2026 "
+         "around 9am. Price is €95 this year.", sender="Donal Twomey <donal@twomeysweeps.example>")
+    mail(folder, "lesson.eml", ASK_NOW - timedelta(days=25), "Swimming lessons",
+         "Swimming lessons are on Thursdays at 5.45pm at the leisure centre.",
+         sender="Lee Swim Academy <info@leeswim.example>")
+    brain = ingested(tmp_path, folder)
+    sweep = brain.ask("What time is the chimney sweep coming?", now=ASK_NOW, pattern="logistical")
+    assert sweep.level == "fresh" and "9am" in (sweep.answer or ""), (sweep.level, sweep.message, sweep.answer)
+    # Without a day ahead, a letter weeks old may have been overtaken.
+    lesson = brain.ask("What time are swimming lessons?", now=ASK_NOW, pattern="logistical")
+    assert lesson.level == "outdated", (lesson.level, lesson.message)

@@ -580,20 +580,26 @@ class Asker:
         Days something is due by do not count ("next booster due 12/11/2026" under what was
         paid), and a receipt or invoice is a record whatever it names."""
         cfg = self.config.answer
-        written = _epoch(self.index, doc)
         meta = self.index.docs[doc]
-        if np.isnan(written) or meta.get("doc_type") in cfg.record_types:
+        if np.isnan(_epoch(self.index, doc)) or meta.get("doc_type") in cfg.record_types:
             return False
         if answers.compiled_regex(cfg.proposal_cue).search(str(meta.get("title", ""))):
             return True
+        due = answers.compiled_regex(cfg.due_cue)
+        days = [day for shown, day in self._named_days(doc) if not self._due(doc, shown, due)]
+        return bool(days) and min(days) > today
+
+    def _named_days(self, doc: int) -> list[tuple[str, date]]:
+        """The days a dated document's text names, as written and as read against its date."""
+        cfg = self.config.answer
+        written = _epoch(self.index, doc)
+        if np.isnan(written):
+            return []
         written_day = datetime.fromtimestamp(written, UTC).date()
         dated = answers.compiled_regex(dict(cfg.spans)["date"])
-        due = answers.compiled_regex(cfg.due_cue)
-        shown = {m.group(0) for m in dated.finditer(self._doc_text(doc, with_title=False))}
-        days = [answers.date_of(s, written_day, cfg.undated_year_lookback_days)
-                for s in shown if not self._due(doc, s, due)]
-        days = [d for d in days if d is not None]
-        return bool(days) and min(days) > today
+        shown = dict.fromkeys(m.group(0) for m in dated.finditer(self._doc_text(doc, with_title=False)))
+        days = ((s, answers.date_of(s, written_day, cfg.undated_year_lookback_days)) for s in shown)
+        return [(s, d) for s, d in days if d is not None]
 
     def _due(self, doc: int, shown: str, due: re.Pattern) -> bool:
         """Is this date when something is due: after a due word on its line ("due
@@ -826,8 +832,15 @@ class Asker:
     def _message(self, route: Route, top: Ranked, now: float) -> tuple[str, float]:
         """The confidence message for the top document, and its staleness in [0, 1]."""
         meta = self.index.docs[top.doc]
+        # A plan for a day still ahead (an event; a reminder of one, a booking) is the plan as
+        # it stands: nothing has overtaken it because it is a few weeks old. (Past stale_days
+        # a letter is stale whatever it names: a school year's calendar from August.)
+        today = datetime.fromtimestamp(now, UTC).date()
+        upcoming = (bool(self.index.doc_last_end[top.doc] >= now)
+                    or (route.pattern == "logistical" and top.age_days <= self.config.confidence.stale_days
+                        and any(d >= today for _, d in self._named_days(top.doc))))
         state, stale = staleness(route, top.age_days, int(self.index.doc_type[top.doc]), self.index.type_names,
-                                 bool(self.index.doc_last_end[top.doc] >= now), now, self.config)
+                                 upcoming, now, self.config)
         if state == "found":
             date = str(meta.get("source_date") or "")[:10]
             return f"Found in {str(meta.get('doc_type', 'document')).replace('_', ' ')} from {date}", stale
