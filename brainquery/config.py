@@ -293,6 +293,7 @@ class AnswerSection:
     retraction_change: str              # "from {old} to ...": a change named on one line
     retraction_kinds: tuple[str, ...]   # values distinctive enough to name what they were of
     due_label_words: int                # how near before a date its due word stands
+    former_cue: str                     # a question asking for the value before the current one
     proposal_cue: str                   # a title offering work: a quote, an estimate
     currency_mark: str                  # a currency symbol or code beside an amount
     retired_value: str                  # what a sentence says just before a value it replaced
@@ -329,7 +330,7 @@ class AnswerSection:
     def __post_init__(self) -> None:
         # A bad regex fails here, when the config is read, not at the first question.
         for key in ("total_label", "owed_label", "owed_cue", "sentence_head", "latest_cue", "retraction_cue",
-                    "due_cue", "salutation", "retired_value", "currency_mark", "proposal_cue"):
+                    "due_cue", "salutation", "retired_value", "currency_mark", "proposal_cue", "former_cue"):
             try:
                 re.compile(getattr(self, key))
             except re.error as err:

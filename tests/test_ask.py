@@ -525,3 +525,18 @@ def test_a_reminder_of_a_day_still_ahead_is_current_though_weeks_old(tmp_path):
     # Without a day ahead, a letter weeks old may have been overtaken.
     lesson = brain.ask("What time are swimming lessons?", now=ASK_NOW, pattern="logistical")
     assert lesson.level == "outdated", (lesson.level, lesson.message)
+
+
+def test_the_value_a_household_used_to_have_is_the_one_before_the_current(tmp_path):
+    folder = household(tmp_path / "in")
+    sender = "Greenstream Waste <accounts@greenstream.example>"
+    mail(folder, "welcome.eml", datetime(2023, 4, 18, 9, tzinfo=UTC), "Welcome to Greenstream",
+         "Thanks for signing up. Your collection day is Tuesday: bins at the kerb by 7am.", sender=sender)
+    mail(folder, "change.eml", datetime(2026, 5, 20, 9, tzinfo=UTC), "Your collection day is changing",
+         "Because of new routes your bins will be collected on Friday from June.", sender=sender)
+    brain = ingested(tmp_path, folder)
+    before = brain.ask("Which day did Greenstream used to collect our bins?", now=ASK_NOW)
+    assert Path(before.results[0].source).name == "welcome.eml", [s.source for s in before.results]
+    assert "Tuesday" in (before.answer or ""), before.answer
+    now = brain.ask("Which day does Greenstream collect our bins?", now=ASK_NOW)
+    assert "Friday" in (now.answer or ""), now.answer

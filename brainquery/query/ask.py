@@ -491,6 +491,9 @@ class Asker:
         cfg = self.config
         # (A date asked for goes by the day named, not the document's: _last_time.)
         latest = re.search(cfg.answer.latest_cue, question, re.IGNORECASE) is not None
+        former = re.search(cfg.answer.former_cue, question, re.IGNORECASE) is not None
+        if former and not latest:
+            return self._former(ranked, kind, term_weights, now) if kind in cfg.answer.value_kinds else ranked
         if ((route.pattern not in cfg.answer.supersede_patterns and not latest)
                 or kind not in cfg.answer.value_kinds or len(ranked) < 2 or route.window is not None):
             # (A question that names its time, "the July bill", asks for that time's value.)
@@ -523,6 +526,26 @@ class Asker:
                 current is not None and answers.same_value(current, values[newest.doc], kind))):
             return ranked   # the top document already states the latest value
         return [newest] + [r for r in ranked if r is not newest]
+
+    def _former(self, ranked: list[Ranked], kind: str, term_weights: dict[str, float],
+                now: float) -> list[Ranked]:
+        """"Which day did they used to collect the bins", "the GP's old number": among the
+        leading documents that state a value of the kind asked for, the newest one whose
+        value differs from the newest value of all (the one that replaced it) goes first."""
+        pool = [r for r in ranked if _epoch(self.index, r.doc) <= now]
+        if len(pool) < 2:
+            return ranked
+        values = {}
+        for r in self._competing(pool[0], pool):
+            value = self._extract(r.doc, kind, term_weights).value
+            if value is not None and not np.isnan(_epoch(self.index, r.doc)):
+                values[r.doc] = (value, r)
+        by_age = sorted(values.values(), key=lambda vr: -_epoch(self.index, vr[1].doc))
+        current = by_age[0][0] if by_age else None
+        before = next((r for value, r in by_age[1:] if not answers.same_value(value, current, kind)), None)
+        if before is None or before is ranked[0]:
+            return ranked
+        return [before] + [r for r in ranked if r is not before]
 
     def _competing(self, lead: Ranked, pool: list[Ranked]) -> list[Ranked]:
         """The lead, then the documents of `pool` that may supersede it. A newer document
