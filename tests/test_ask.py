@@ -540,3 +540,17 @@ def test_the_value_a_household_used_to_have_is_the_one_before_the_current(tmp_pa
     assert "Tuesday" in (before.answer or ""), before.answer
     now = brain.ask("Which day does Greenstream collect our bins?", now=ASK_NOW)
     assert "Friday" in (now.answer or ""), now.answer
+
+
+def test_a_letter_naming_the_day_asked_about_is_about_it_however_long_before_it_was_written(tmp_path):
+    folder = household(tmp_path / "in")
+    sender = "Donal Twomey <donal@twomeysweeps.example>"
+    mail(folder, "booking.eml", ASK_NOW - timedelta(days=10), "Chimney sweep - December",
+         "Hi, I've pencilled you in for Tuesday 1/12/2026 around 9am for the sweep. Text me if that's "
+         "no good.", sender=sender)
+    mail(folder, "prices.eml", ASK_NOW - timedelta(days=2), "Chimney sweep prices for 2027",
+         "The sweep is €95 from January. I take calls between 8am and 6pm.", sender=sender)
+    result = ingested(tmp_path, folder).ask("what time is the sweep coming on the 1st", now=ASK_NOW,
+                                            pattern="logistical")
+    assert Path(result.results[0].source).name == "booking.eml", [s.source for s in result.results]
+    assert "9am" in (result.answer or ""), result.answer

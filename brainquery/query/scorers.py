@@ -16,7 +16,8 @@ import numpy as np
 
 from ..config import Config
 from .coverage import TopicTerms
-from .decay import TimeScorer, per_type
+from .decay import TimeScorer, near_term, per_type
+from .mentions import DayMentions
 
 if TYPE_CHECKING:  # (config.py imports this module's registry; the index loads with a question)
     from .query_index import QueryIndex
@@ -257,16 +258,28 @@ class TypeScorer:
 
 
 class WindowScorer:
-    """"What's on the calendar tomorrow" asks for the day itself: when the question's topic
-    is no more than the kind of document, the events of that day are the answer."""
+    """A day or short range the question names. "What's on the calendar tomorrow" asks for
+    the day itself: when the question's topic is no more than the kind of document, the
+    events of that day are the answer. Asked about something on that day, a letter that
+    names it ("I've pencilled you in for Tuesday 20/10/2026", "bins are collected on
+    Fridays"), or an event taking place then, is about it: `window_mention_boost`."""
     name = "window"
 
-    def __init__(self, config: Config):
+    def __init__(self, mentions: DayMentions, config: Config):
+        self.mentions = mentions
+        self.config = config
         self.boost = config.scoring.window_event_boost
+        self.mention_boost = config.scoring.window_mention_boost
 
     def score(self, query: Query, cands: Candidates) -> np.ndarray:
+        in_window = np.isin(cands.rows, cands.in_window)
         day_question = cands.in_window.size > 0 and query.topic.only_type_terms()
-        return np.where(day_question & np.isin(cands.rows, cands.in_window), self.boost, 1.0)
+        out = np.where(day_question & in_window, self.boost, 1.0)
+        window = query.route.window
+        if day_question or self.mention_boost == 1.0 or not near_term(window, self.config):
+            return out
+        named = self.mentions.in_window(cands.rows, window)
+        return np.where(named | in_window, out * self.mention_boost, out)
 
 
 def registry(index: QueryIndex, config: Config) -> list[Scorer]:
@@ -274,7 +287,8 @@ def registry(index: QueryIndex, config: Config) -> list[Scorer]:
     them rests whether a candidate is about the question), then the kind of document and
     of answer (the evidence newer documents are weighed on), then time and the window."""
     scoring = config.scoring
+    mentions = DayMentions(index, config)
     return [BM25Scorer(), DenseScorer(), CentralityScorer(index),
             PageRankScorer(index, scoring.ppr_seeds, max(scoring.stages)), CoverageScorer(index, config),
             AnswerTypeScorer(index, config), TypeScorer(index, config), TypeHintScorer(index, config),
-            TimeScorer(index, config), WindowScorer(config)]
+            TimeScorer(index, config), WindowScorer(mentions, config)]

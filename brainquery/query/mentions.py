@@ -1,0 +1,73 @@
+"""The days a letter or note names: "I've pencilled you in for Tuesday 20/10/2026", "the bins
+are collected on Fridays". Read from a chunk's text when a question names a day or a short
+range, for the few candidate chunks it ranks, and kept per chunk for the next question.
+(Only as evidence that the letter is about the day: ageing such a letter by the day it names,
+as an event is, made a season's registration receipt "fresh" for every game it lists.)
+
+A written date is read against its document's date (the year it leaves out, the order of a
+numeric day and month: answer.date_of); a weekday on its own ("on Fridays") names every such
+day, but not the weekday of a written date ("Friday, 16 October" names one day).
+"""
+from __future__ import annotations
+
+import re
+from datetime import UTC, date, datetime
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..config import Config
+from . import answer as answers
+
+if TYPE_CHECKING:
+    from .query_index import QueryIndex
+    from .timewindow import TimeWindow
+
+_WEEKDAYS = {name: n for n, name in enumerate(("monday", "tuesday", "wednesday", "thursday", "friday",
+                                                "saturday", "sunday"))}
+_WEEKDAY = re.compile(r"\b(" + "|".join(_WEEKDAYS) + r")s?\b", re.IGNORECASE)
+_DATE_GAP = 3    # "Friday, 16 October": a weekday this close before a date is that date's
+
+
+class DayMentions:
+    def __init__(self, index: QueryIndex, config: Config):
+        self.index = index
+        self.config = config
+        self._date = answers.compiled_regex(dict(config.answer.spans)["date"])
+        self._named: dict[int, tuple[frozenset[int], frozenset[int]]] = {}   # row -> (ordinals, weekdays)
+
+    def in_window(self, rows: np.ndarray, window: TimeWindow, weekdays: bool = True) -> np.ndarray:
+        """Per chunk: does its text name a day inside the window (a written date; with
+        `weekdays`, also a weekday on its own that falls in it)?"""
+        lo, hi = window.start.date().toordinal(), window.end.date().toordinal()
+        hi += window.end.time() != window.end.time().min   # an end inside a day includes it
+        days_in = set(range(lo, min(hi, lo + 7))) if weekdays else set()
+        week = {date.fromordinal(d).weekday() for d in days_in}
+        out = np.zeros(len(rows), dtype=bool)
+        for i, row in enumerate(rows):
+            days, every = self.named(int(row))
+            out[i] = any(lo <= d < hi for d in days) or bool(week & every)
+        return out
+
+    def named(self, row: int) -> tuple[frozenset[int], frozenset[int]]:
+        found = self._named.get(row)
+        if found is None:
+            found = self._named[row] = self._read(row)
+        return found
+
+    def _read(self, row: int) -> tuple[frozenset[int], frozenset[int]]:
+        index, cfg = self.index, self.config.answer
+        text = index.chunk_texts[row]
+        written = index.doc_epoch[index.chunk_doc[row]]
+        spans = list(self._date.finditer(text))
+        days: set[int] = set()
+        if not np.isnan(written):
+            written_day = datetime.fromtimestamp(written, UTC).date()
+            for shown in dict.fromkeys(m.group(0) for m in spans):
+                day = answers.date_of(shown, written_day, cfg.undated_year_lookback_days)
+                if day is not None:
+                    days.add(day.toordinal())
+        starts = [m.start() for m in spans]
+        weekdays = frozenset(_WEEKDAYS[m.group(1).lower()] for m in _WEEKDAY.finditer(text)
+                             if not any(m.end() <= s <= m.end() + _DATE_GAP for s in starts))
+        return frozenset(days), weekdays
