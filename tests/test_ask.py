@@ -554,3 +554,15 @@ def test_a_letter_naming_the_day_asked_about_is_about_it_however_long_before_it_
                                             pattern="logistical")
     assert Path(result.results[0].source).name == "booking.eml", [s.source for s in result.results]
     assert "9am" in (result.answer or ""), result.answer
+
+
+def test_a_new_routers_key_is_the_wifi_password_now(tmp_path):
+    folder = household(tmp_path / "in")
+    (folder / "house-info.txt").write_text(
+        "House info\nDate: 2024-02-11\n\nWi-Fi: HomeNet / password Oak-Swan-2291\nStopcock: under the sink\n",
+        encoding="utf-8")
+    (folder / "new-router.txt").write_text(
+        "New router\nDate: 2026-06-03\n\nThe broadband engineer swapped the old white box for a new black one.\n"
+        "Name: HOMENET_5G\nKey: Tobar-Mallow-8814 (also on the sticker underneath)\n", encoding="utf-8")
+    result = ingested(tmp_path, folder).ask("whats the wifi password", now=ASK_NOW)
+    assert result.answer == "Tobar-Mallow-8814", (result.answer, [s.source for s in result.results])
