@@ -294,6 +294,7 @@ class AnswerSection:
     retraction_change: str              # "from {old} to ...": a change named on one line
     retraction_kinds: tuple[str, ...]   # values distinctive enough to name what they were of
     due_label_words: int                # how near before a date its due word stands
+    transaction_cue: str                # "when did we buy / replace / install": the record answers
     former_cue: str                     # a question asking for the value before the current one
     proposal_cue: str                   # a title offering work: a quote, an estimate
     currency_mark: str                  # a currency symbol or code beside an amount
@@ -331,7 +332,7 @@ class AnswerSection:
     def __post_init__(self) -> None:
         # A bad regex fails here, when the config is read, not at the first question.
         for key in ("total_label", "owed_label", "owed_cue", "sentence_head", "latest_cue", "retraction_cue",
-                    "due_cue", "salutation", "retired_value", "currency_mark", "proposal_cue", "former_cue"):
+                    "due_cue", "salutation", "retired_value", "currency_mark", "proposal_cue", "former_cue", "transaction_cue"):
             try:
                 re.compile(getattr(self, key))
             except re.error as err:

@@ -566,3 +566,19 @@ def test_a_new_routers_key_is_the_wifi_password_now(tmp_path):
         "Name: HOMENET_5G\nKey: Tobar-Mallow-8814 (also on the sticker underneath)\n", encoding="utf-8")
     result = ingested(tmp_path, folder).ask("whats the wifi password", now=ASK_NOW)
     assert result.answer == "Tobar-Mallow-8814", (result.answer, [s.source for s in result.results])
+
+
+def test_when_we_replaced_something_is_the_invoices_day_of_service_not_the_appointment(tmp_path):
+    folder = household(tmp_path / "in")
+    sender = "Hoffman Plumbing <office@hoffmanplumbing.example>"
+    mail(folder, "appointment.eml", datetime(2024, 2, 2, 9, tzinfo=UTC),
+         "Appointment confirmed: Tue Feb 6, 8-10 AM - water heater replacement",
+         "Job: replace water heater per quote Q-24-0051. We will remove your existing 40-gallon water "
+         "heater and install a new 50-gallon water heater.", sender=sender)
+    mail(folder, "invoice.eml", datetime(2024, 2, 9, 9, tzinfo=UTC), "Invoice 24-0187",
+         "INVOICE\nInvoice #: 24-0187\nInvoice Date: February 9, 2024\nDate of Service: February 7, 2024\n"
+         "Replace water heater: AquaStar 50 gal gas $1,289.00\nInstallation labor $640.00\nTotal: $1,929.00\n",
+         sender=sender)
+    result = ingested(tmp_path, folder).ask("When did we replace the water heater?", now=ASK_NOW)
+    assert Path(result.results[0].source).name == "invoice.eml", [s.source for s in result.results]
+    assert "February 7" in (result.answer or ""), result.answer

@@ -490,6 +490,9 @@ class Asker:
         within `supersede_share` of the best of them compete."""
         cfg = self.config
         # (A date asked for goes by the day named, not the document's: _last_time.)
+        if (kind in cfg.answer.dated_kinds and route.pattern in cfg.answer.past_patterns
+                and re.search(cfg.answer.transaction_cue, question, re.IGNORECASE)):
+            return self._transaction(ranked)
         latest = re.search(cfg.answer.latest_cue, question, re.IGNORECASE) is not None
         former = re.search(cfg.answer.former_cue, question, re.IGNORECASE) is not None
         if former and not latest:
@@ -526,6 +529,23 @@ class Asker:
                 current is not None and answers.same_value(current, values[newest.doc], kind))):
             return ranked   # the top document already states the latest value
         return [newest] + [r for r in ranked if r is not newest]
+
+    def _transaction(self, ranked: list[Ranked]) -> list[Ranked]:
+        """"When did we replace the water heater": the invoice or receipt of it is the
+        transaction's own record; the appointment confirmed for it beforehand is a plan
+        (issue 10). The best-ranked record about the question scoring within supersede_share
+        of the lead goes first. (Its coverage is not asked to match the lead's: the invoice
+        says "install" where the question says "replace".)"""
+        if not ranked:
+            return ranked
+        cfg = self.config.answer
+        lead = ranked[0]
+        if self.index.docs[lead.doc].get("doc_type") in cfg.record_types:
+            return ranked
+        found = next((r for r in ranked[1:cfg.evidence_pool]
+                      if self.index.docs[r.doc].get("doc_type") in cfg.record_types
+                      and r.score >= cfg.supersede_share * lead.score), None)
+        return ranked if found is None else [found] + [r for r in ranked if r is not found]
 
     def _former(self, ranked: list[Ranked], kind: str, term_weights: dict[str, float],
                 now: float) -> list[Ranked]:
