@@ -6,7 +6,7 @@ as an event is, made a season's registration receipt "fresh" for every game it l
 
 A written date is read against its document's date (the year it leaves out, the order of a
 numeric day and month: answer.date_of); a weekday on its own ("on Fridays") names every such
-day, but not the weekday of a written date ("Friday, 16 October" names one day).
+day still to come, but not the weekday of a written date ("Friday, 16 October" names one day).
 """
 from __future__ import annotations
 

@@ -278,7 +278,9 @@ class WindowScorer:
         window = query.route.window
         if day_question or self.mention_boost == 1.0 or not near_term(window, self.config):
             return out
-        named = self.mentions.in_window(cands.rows, window)
+        # A weekday is a day ahead only: "the game on Saturday" in last week's letter is no
+        # mention of a Saturday gone by.
+        named = self.mentions.in_window(cands.rows, window, weekdays=window.end.timestamp() > query.now)
         return np.where(named | in_window, out * self.mention_boost, out)
 
 
