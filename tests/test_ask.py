@@ -582,3 +582,18 @@ def test_when_we_replaced_something_is_the_invoices_day_of_service_not_the_appoi
     result = ingested(tmp_path, folder).ask("When did we replace the water heater?", now=ASK_NOW)
     assert Path(result.results[0].source).name == "invoice.eml", [s.source for s in result.results]
     assert "February 7" in (result.answer or ""), result.answer
+
+
+def test_asked_what_something_cost_the_receipt_below_the_calendar_entry_answers(tmp_path):
+    folder = household(tmp_path / "in")
+    (folder / "family.ics").write_text(
+        "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\nBEGIN:VEVENT\r\nUID:nana-70@test\r\n"
+        "DTSTAMP:20260601T000000Z\r\nDTSTART:20260711T180000Z\r\nDTEND:20260711T220000Z\r\n"
+        "SUMMARY:Nana's 70th - dinner\r\nLOCATION:Castlegate Hotel\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n",
+        encoding="utf-8")
+    mail(folder, "receipt.eml", datetime(2026, 7, 11, 23, tzinfo=UTC), "Your receipt - Castlegate Hotel",
+         "Receipt 5521\nEvent: 70th birthday dinner, private dining room, 14 guests\nTotal paid: €1,240.00\n"
+         "Thank you for celebrating with us.",
+         sender="Castlegate Hotel <desk@castlegate.example>")
+    result = ingested(tmp_path, folder).ask("How much did Nana's 70th in the Castlegate come to?", now=ASK_NOW)
+    assert result.answer == "€1,240.00", (result.answer, [s.source for s in result.results])

@@ -233,6 +233,10 @@ class Asker:
         # The first of them whose words answer (in a transcript, one where the person asked
         # about says something about it).
         lead = next((r for r in leading if self._extract(r.doc, kind, term_weights).text), leading[0])
+        if kind in self.config.answer.span_only_kinds and not self._extract(lead.doc, kind, term_weights).shown:
+            # "How much did Nana's 70th come to": the calendar entry names it all but costs
+            # nothing; the hotel's receipt just below it says what it came to.
+            lead = next((r for r in leading if self._extract(r.doc, kind, term_weights).shown), lead)
         if lead is not ranked[0]:
             ranked = [lead] + [r for r in ranked if r is not lead]
         top = ranked[0]
