@@ -80,6 +80,8 @@ CASES = [
     pytest.param("What came in the mail in the past 30 days?", NOW, D(2026, 10, 19), None, "since", id="past-n-days"),
     pytest.param("what time does oisin have hurling on sat", NOW, D(2026, 11, 21), D(2026, 11, 22), "day", id="on-sat"),
     pytest.param("is the market on next weds", NOW, D(2026, 11, 25), D(2026, 11, 26), "day", id="next-weds"),
+    pytest.param("what time are conferences thursday night", NOW, D(2026, 11, 19), D(2026, 11, 20), "day", id="weekday-night"),
+    pytest.param("anything on tomorrow morning", NOW, D(2026, 11, 19), D(2026, 11, 20), "day", id="tomorrow-morning"),
     pytest.param("Who did we use for the roof back in 2023?", NOW, D(2023, 1, 1), D(2024, 1, 1), "period", id="back-in-2023"),
     pytest.param("What did we pay the sitter 2 years ago?", NOW, D(2024, 1, 1), D(2025, 1, 1), "period", id="years-ago"),
 ]

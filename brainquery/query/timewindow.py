@@ -93,6 +93,9 @@ _COUNT = "|".join([r"\d+", *_NUMBERS])
 _EXACT = "|".join([r"\d+", *(w for w in _NUMBERS if w not in ("few", "couple"))])
 _WD = "|".join(sorted(_WEEKDAYS, key=len, reverse=True))
 _WWD = "|".join(sorted(_WORD_WEEKDAYS, key=len, reverse=True))
+# "Thursday night", "tomorrow morning": the part of the day belongs to the day named, not
+# to what the question is about.
+_PART_OF_DAY = r"(?:\s+(?:night|evening|morning|afternoon|lunchtime))?"
 _MO = "|".join(sorted(_MONTHS, key=len, reverse=True))
 _SE = "|".join(_SEASONS)
 _YEAR = r"(?:19|20)\d\d"
@@ -555,11 +558,11 @@ _RULES: tuple[tuple[re.Pattern, _Resolver], ...] = tuple((re.compile(p), f) for 
     (rf"\b(?P<mod>last|this|next|this\s+past|past)\s+(?P<se>{_SE})\b", _r_season),
     (rf"(?<![$#/-])\b(?P<y>{_YEAR})\b(?![-/]\d)", _r_year),
     ((r"\b(?P<w>today|tonight|this\s+(?:morning|afternoon|evening)|tomorrow|tomorow|"
-      r"tommorow|tommorrow|tmrw|tmr|yesterday)\b"), _r_relative_day),
+      rf"tommorow|tommorrow|tmrw|tmr|yesterday)\b{_PART_OF_DAY}"), _r_relative_day),
     ((r"\b(?:(?P<mod>this\s+coming|this\s+past|coming|this|next|last|past|on)\s+)?"
-      rf"(?P<wd>{_WD})\b"), _r_weekday),
+      rf"(?P<wd>{_WD})\b{_PART_OF_DAY}"), _r_weekday),
     ((r"\b(?P<mod>this\s+coming|this\s+past|coming|this|next|last|past|on)\s+"
-      rf"(?P<wd>{_WWD})\b(?!\s+(?:down|up|in|on|out|by|with)\b)"), _r_weekday),
+      rf"(?P<wd>{_WWD})\b(?!\s+(?:down|up|in|on|out|by|with)\b){_PART_OF_DAY}"), _r_weekday),
     (r"\b(?P<mod>this|next|last)\s+(?P<unit>week|weekend)\b(?!\s+of\b)", _r_week),
     (r"\b(?P<mod>this|next|last)\s+month\b(?!\s+of\b)", _r_month_rel),
     (r"\b(?P<mod>this|next|last)\s+year\b(?!\s+of\b)", _r_year_rel),
