@@ -189,3 +189,13 @@ def test_a_holiday_the_country_does_not_keep_names_no_day(ingest_config):
 def test_unknown_holiday_country_is_a_clear_error(ingest_config):
     with pytest.raises(ValueError, match="dates.holiday_country.*'XX'"):
         find_window("over thanksgiving", NOW, dates=_household(ingest_config, "XX"))
+
+
+@pytest.mark.parametrize("question, text", [
+    ("what time are conferences thursday night", "thursday night"),
+    ("anything on tomorrow morning", "on tomorrow morning"),
+    ("is swimming on sat morning", "on sat morning"),
+])
+def test_the_part_of_the_day_belongs_to_the_day_named(question, text):
+    # "night" is when, not what the question is about.
+    assert find_window(question, NOW).text == text
