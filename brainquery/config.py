@@ -124,6 +124,8 @@ class EvaluationSection:
     ambiguity_heldout_qualified_asked: float
     ambiguity_dev2_asked: float
     ambiguity_dev2_qualified_asked: float
+    ambiguity_dev3_asked: float
+    ambiguity_dev3_qualified_asked: float
     ambiguity_heldout2_asked: float
     ambiguity_heldout2_qualified_asked: float
 

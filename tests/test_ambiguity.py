@@ -113,6 +113,30 @@ TOLD_APART = {
         _mail("Claire Novak <claire@example.org>", "Boiler", 3,
               "Marcus Hale is coming Friday at 8 am about the boiler."),
     ], "Hale", False),
+    "two first names before one surname": ([
+        _mail("Ashgrove Family Medical <bookings@ashgrovemedical.example>", "Appointment confirmation", 2,
+              "Practitioner: Dr Anita Fenwick (GP). Your appointment is on Friday at 9:40 am."),
+        _mail("Fenwick Electrical <quotes@fenwickelectrical.example>", "Quote Q-2281", 3,
+              "Dean Fenwick will come on Friday at 7:30 am to rewire the garage.\n\nDean Fenwick\nFenwick Electrical"),
+    ], "Fenwick", True),
+    "a shared word glues no two surnames": ([
+        _mail("Linh Nguyen <linh.nguyen@example.net>", "You're invited", 2,
+              "Archie Nguyen's mum here: the party is on Friday at 2 pm at JumpStreet."),
+        _mail("Kate Dawson <kate.dawson@example.net>", "Next Wednesday", 3,
+              "Archie Dawson's mum here: can Harvey come over on Friday at 3:30 pm?"),
+    ], "Archie", True),
+    "a field's label says what a name is": ([
+        _mail("Bayside Marine <service@baysidemarine.example>", "Booking confirmed", 2,
+              "Thanks for booking in with us.\nBoat: Ruby - 4.2m tinnie on trailer\nReady Friday at 2 pm."),
+        _mail("Ruby Whitaker <ruby.w@example.net>", "Easter", 3,
+              "Your Aunty Ruby lands on Friday at 11 am, see you at the airport!"),
+    ], "Ruby", True),
+    "an acronym after a car's make is no surname": ([
+        _mail("Stockport Kia <sales@stockportkia.example>", "Your new Kia Niro", 2,
+              "Your Kia Niro is ready to collect on Friday at 10 am. Balance paid £16,995.00."),
+        _mail("Levenshulme Tyre <bookings@levtyre.example>", "Kia MOT", 3,
+              "The Kia MOT is booked for Friday at 10 am."),
+    ], "Kia", False),
     "a title's capitals are no surname": ([
         _mail("Cedar Ridge Stables <office@cedarridge.example>", "Lucy Riding Lessons", 2,
               "Lucy's riding lesson moves to Friday at 9 am; riding helmets are provided."),
@@ -133,7 +157,7 @@ def test_what_tells_two_entities_apart(case, tmp_path):
     assert (result["answer_kind"] == "ambiguous") is two, result["answer"]
 
 
-@pytest.fixture(scope="module", params=["dev", "dev2", "heldout", "heldout2"])
+@pytest.fixture(scope="module", params=["dev", "dev2", "dev3", "heldout", "heldout2"])
 def ambiguity_set(request, tmp_path_factory):
     folder = FIXTURES / "ambiguity16" / request.param
     questions = load_ambiguity_questions(folder / "questions.jsonl")

@@ -27,7 +27,7 @@ import numpy as np
 from ..config import AmbiguitySection
 from ..textproc import Analyzer
 from .coverage import TopicTerms
-from .entities import CONTEXT, SENDER_ITSELF, SORTS, SURNAME, EntityExtractor, compatible, name_key, plain, sorts_of
+from .entities import CONTEXT, GIVEN, SENDER_ITSELF, SORTS, SURNAME, EntityExtractor, compatible, name_key, plain, sorts_of
 from .query_index import QueryIndex
 
 
@@ -143,10 +143,17 @@ class AmbiguityFinder:
         # Records sharing a descriptor are one entity; the labels of a document's sender
         # ("a clinic", "a company") are too common to join on, its words are not.
         owner: dict[str, int] = {}
+        # ... unless their surnames differ: "Archie Dawson's mum" and "Archie Nguyen's mum"
+        # share a word, not a child.
+        surnames = [{x for x in ds if x.startswith(SURNAME) and self._proper(x[len(SURNAME):])} for _, ds in typed]
         for i, (_, ds) in enumerate(typed):
             for d in (plain(x) for x in ds if not x.startswith(CONTEXT) or _is_word(plain(x))):
                 if d in owner:
-                    parent[root(i)] = root(owner[d])
+                    a, b = root(i), root(owner[d])
+                    if a != b and surnames[a] and surnames[b] and not surnames[a] & surnames[b]:
+                        continue
+                    parent[a] = b
+                    surnames[b] |= surnames[a]
                 else:
                     owner[d] = i
         groups: dict[int, list[int]] = {}
@@ -263,6 +270,13 @@ def _distinct(a: Entity, b: Entity, proper: Callable[[str], bool]) -> bool:
     surnames_a, surnames_b = _surnames(a, proper), _surnames(b, proper)
     if surnames_a and surnames_b and not surnames_a & surnames_b:
         return True
+    # A surname with a first name is a person: another first name, another person ("Dr
+    # Anita Fenwick", "Dean Fenwick" of Fenwick Electrical). (Words before a car's make or
+    # a shop's name are its dealer or its town: "Levenshulme Kia".)
+    given_a, given_b = _given(a, proper), _given(b, proper)
+    if ("person" in sorts_a | sorts_b and "animal" not in sorts_a | sorts_b
+            and given_a and given_b and not given_a & given_b):
+        return True
     if (surnames_a and SENDER_ITSELF in b.descriptors) or (surnames_b and SENDER_ITSELF in a.descriptors):
         return True
     # Different names around it, one of them known to be a person: two people ("Coach
@@ -273,6 +287,10 @@ def _distinct(a: Entity, b: Entity, proper: Callable[[str], bool]) -> bool:
     words_a = {d for d in _own(a) if d.startswith("w:")}
     words_b = {d for d in _own(b) if d.startswith("w:")}
     return bool(words_a and words_b and not words_a & words_b)
+
+
+def _given(entity: Entity, proper: Callable[[str], bool]) -> set[str]:
+    return {d[len(GIVEN):] for d in _own(entity) if d.startswith(GIVEN) and proper(d[len(GIVEN):])}
 
 
 def _surnames(entity: Entity, proper: Callable[[str], bool]) -> set[str]:

@@ -42,6 +42,7 @@ from ..files import from_json_array, json_array
 SORTS = {"kinship": "person", "roles": "person", "species": "animal", "organisations": "org"}
 _COMPATIBLE = {frozenset({"person", "org"})}
 _POSSESSIVE = re.compile(r"['’]s$")
+_LABEL_GAP = re.compile(r"[ \t]*:[ \t]*")
 _ADDRESSES = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?:https?://|www\.)\S+")
 
 
@@ -83,6 +84,7 @@ CONTEXT = "c."
 # A capitalised word right after the name ("Rowan Feld"): "s:feld"; the name is the sender's
 # own business ("Sage <reservations@sagekingston.ca>"); the name is the sender's child.
 SURNAME = "s:"
+GIVEN = "g:"
 SENDER_ITSELF = "organisations:sender"
 CHILD_OF_SENDER = "p:child"
 
@@ -299,10 +301,16 @@ class EntityExtractor:
                 if lower[k] not in self.honorifics and lower[k] not in self.never:
                     tag = self._tag(lower[k], hits, k)
                     found.add(tag)
-                    if step > 0 and n == 0 and tag.startswith("w:"):
+                    # (An acronym is no name: "Kia MOT", "Ruby VA 315".)
+                    acronym = matches[k].group().isupper() and len(matches[k].group()) > 1
+                    if step > 0 and n == 0 and tag.startswith("w:") and not acronym:
                         # The word right after a first name is its surname, if the
                         # documents always capitalise it (judged at question time).
                         found.add(SURNAME + lower[k])
+                    elif step < 0 and n == 0 and tag.startswith("w:") and not acronym:
+                        # ... and the word right before a surname its first name ("Dr
+                        # Anita Fenwick", "Dean Fenwick"): two of them, two people.
+                        found.add(GIVEN + lower[k])
                 j = k
             # After a possessive the capitalised words are the name's business ("Pepper's
             # Bakery") or only something of the name's ("Theo's Cub Scouts").
@@ -330,7 +338,9 @@ class EntityExtractor:
                 out.add(tag)
             elif i - w <= last < i or i < first <= i + ahead:
                 lo, hi = (matches[last].end(), start) if last < i else (end, matches[first].start())
-                if not self.break_re.search(text[lo:hi]):
+                # A field's label right before the name says what it is ("Boat: Ruby",
+                # "Dog: Bailey"), though a colon ends a clause.
+                if not self.break_re.search(text[lo:hi]) or (last == i - 1 and _LABEL_GAP.fullmatch(text[lo:hi])):
                     out.add(tag)
         return out
 
