@@ -597,3 +597,19 @@ def test_asked_what_something_cost_the_receipt_below_the_calendar_entry_answers(
          sender="Castlegate Hotel <desk@castlegate.example>")
     result = ingested(tmp_path, folder).ask("How much did Nana's 70th in the Castlegate come to?", now=ASK_NOW)
     assert result.answer == "€1,240.00", (result.answer, [s.source for s in result.results])
+
+
+def test_the_last_time_is_never_a_reminder_or_a_quote_at_the_top(tmp_path):
+    folder = household(tmp_path / "in")
+    sender = "CoolBreeze Heat Pumps <service@coolbreeze.example>"
+    mail(folder, "receipt.eml", datetime(2026, 5, 21, 9, tzinfo=UTC), "Receipt - heat pump service",
+         "Heat pump service completed today: filters, coils, drain and gas check. Paid $149.00.", sender=sender)
+    mail(folder, "reminder.eml", ASK_NOW - timedelta(days=8), "Time for your heat pump service",
+         "Your heat pump is due its annual service in May. 2027 heat pump service price: $159.", sender=sender)
+    mail(folder, "quote.eml", ASK_NOW - timedelta(days=5), "Your quote Q-0457",
+         "Heat pump service and duct clean, as discussed: $295.", sender="Other Heating <q@other.example>")
+    brain = ingested(tmp_path, folder)
+    when = brain.ask("When was the heat pump last serviced?", now=ASK_NOW)
+    assert Path(when.results[0].source).name == "receipt.eml", [s.source for s in when.results]
+    cost = brain.ask("What did the last heat pump service cost?", now=ASK_NOW)
+    assert "149.00" in (cost.answer or ""), cost.answer

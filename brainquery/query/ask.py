@@ -592,11 +592,15 @@ class Asker:
         ("Bordetella vaccine - due 11/12/2026") is no time it happened: such a document does
         not compete. Eligibility is the latest-value rule's (`_competing`)."""
         cfg = self.config
-        lead = ranked[0]
-        if self.index.doc_type[lead.doc] == self._event_code:
+        if self.index.doc_type[ranked[0].doc] == self._event_code:
             return ranked   # a calendar's last time is read from its occurrences (_event_answer)
         due = answers.compiled_regex(cfg.answer.due_cue)
         today = datetime.fromtimestamp(now, UTC).date()
+        # A quote or a reminder at the top records nothing: the documents that may be the
+        # last time compete with the best of the others.
+        lead = next((r for r in ranked[:cfg.answer.evidence_pool] if not self._plan(r.doc, today)), None)
+        if lead is None:
+            return ranked
         days: dict[int, date] = {}
         for r in self._competing(lead, ranked[:cfg.answer.evidence_pool]):
             written = _epoch(self.index, r.doc)
@@ -619,7 +623,7 @@ class Asker:
             return ranked
         # On the same day the record (the invoice) goes before the mail about it.
         last = max((r for r in ranked if r.doc in days), key=lambda r: (days[r.doc], r.parts["type_weight"]))
-        return ranked if last is lead else [last] + [r for r in ranked if r is not last]
+        return ranked if last is ranked[0] else [last] + [r for r in ranked if r is not last]
 
     def _plan(self, doc: int, today: date) -> bool:
         """Is the document a plan, not the record of something done: a quote or estimate, or
@@ -632,8 +636,18 @@ class Asker:
             return False
         if answers.compiled_regex(cfg.proposal_cue).search(str(meta.get("title", ""))):
             return True
+        # A reminder ("You're due for a check-up", "your heat pump is due its annual
+        # service in May", a to-do note's "book with CoolBreeze") records no visit, whatever
+        # day it names (the date a new price starts). A cue right before a date is the next
+        # due date that closes a record ("Pickle's next vaccination is due 15/09/2027").
+        cue, dated = answers.compiled_regex(cfg.reminder_cue), answers.compiled_regex(dict(cfg.spans)["date"])
+        text = self._doc_text(doc)
+        if any(not dated.search(text[m.end():m.end() + cfg.due_date_gap_chars]) for m in cue.finditer(text)):
+            return True
         due = answers.compiled_regex(cfg.due_cue)
-        days = [day for shown, day in self._named_days(doc) if not self._due(doc, shown, due)]
+        written = datetime.fromtimestamp(_epoch(self.index, doc), UTC).date()
+        # (A note's own "Date:" line is when it was written, not a day it speaks of.)
+        days = [day for shown, day in self._named_days(doc) if day != written and not self._due(doc, shown, due)]
         return bool(days) and min(days) > today
 
     def _named_days(self, doc: int) -> list[tuple[str, date]]:
