@@ -137,6 +137,13 @@ TOLD_APART = {
         _mail("Levenshulme Tyre <bookings@levtyre.example>", "Kia MOT", 3,
               "The Kia MOT is booked for Friday at 10 am."),
     ], "Kia", False),
+    "a pet's dental visit and a clinic's welcome are about one pet": ([
+        _mail("Hillcrest Animal Hospital <hello@hillcrestanimal.example>", "Welcome Biscuit and Miso!", 2,
+              "Welcome to Hillcrest Animal Hospital! Biscuit and Miso are now registered with us.\n"
+              "Biscuit - dental on Friday at 8:15 am."),
+        _mail("Kirsty Whitlock <kirsty@example.net>", "Dog sitting", 3,
+              "Biscuit (our labrador) needs a walk on Friday at 7 am."),
+    ], "Biscuit", False),
     "a title's capitals are no surname": ([
         _mail("Cedar Ridge Stables <office@cedarridge.example>", "Lucy Riding Lessons", 2,
               "Lucy's riding lesson moves to Friday at 9 am; riding helmets are provided."),
