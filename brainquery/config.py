@@ -462,6 +462,7 @@ SIGNALS = ("coverage", "margin", "fresh", "kind_found", "kind_missing", "sentenc
 @dataclasses.dataclass(frozen=True)
 class ConfidenceSection:
     question_words: tuple[str, ...]
+    kind_words: tuple[tuple[str, ...], ...]   # [kind, word, ...]: words that only name the kind asked for
     min_coverage: float
     fresh_days: float
     stale_days: float

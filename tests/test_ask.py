@@ -613,3 +613,15 @@ def test_the_last_time_is_never_a_reminder_or_a_quote_at_the_top(tmp_path):
     assert Path(when.results[0].source).name == "receipt.eml", [s.source for s in when.results]
     cost = brain.ask("What did the last heat pump service cost?", now=ASK_NOW)
     assert "149.00" in (cost.answer or ""), cost.answer
+
+
+def test_a_letter_need_not_say_phone_to_give_the_number_asked_for(tmp_path):
+    folder = household(tmp_path / "in")
+    mail(folder, "moved.eml", datetime(2026, 10, 18, 9, tzinfo=UTC), "We've moved!",
+         "Lakeside Dental: from 1 February you will find us at 5 Kokako Drive.\nFront desk: 07 555 0184",
+         sender="Lakeside Dental <frontdesk@lakesidedental.example>")
+    mail(folder, "insurance.eml", datetime(2026, 6, 1, 9, tzinfo=UTC), "Policy schedule",
+         "Home and contents policy HL-2290471. Claims phone line: 0800 555 066.",
+         sender="Harbourline Insurance <policies@harbourline.example>")
+    result = ingested(tmp_path, folder).ask("whats the dentists phone number", now=ASK_NOW)
+    assert result.answer == "07 555 0184", (result.answer, [s.source for s in result.results])

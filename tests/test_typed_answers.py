@@ -478,3 +478,11 @@ def test_where_a_document_writes_amounts_with_a_currency_a_bare_number_is_none()
     text = ("Service done today.\nNozzle replaced (0.60 US gal 80°), oil filter changed, boiler service complete.\n"
             "Invoice amount: €130.00 incl. VAT.")
     assert answer_of(text, "what did the boiler service cost", "amount").shown == "€130.00"
+
+
+@pytest.mark.parametrize("line, number", [
+    ("Front desk: 07 555 0184 (Monday to Friday, 8am to 5pm)", "07 555 0184"),      # New Zealand
+    ("To reschedule, please call (07) 5550 3814 at least 24 hours beforehand.", "(07) 5550 3814"),  # Australia
+])
+def test_a_phone_number_with_a_one_digit_area_code_is_one(line, number):
+    assert answer_of(line, "what's the dentist's phone number", "phone").shown == number

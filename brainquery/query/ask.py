@@ -160,6 +160,8 @@ class Asker:
         self._asked: frozenset[str] = frozenset()
         words = self.config.confidence.question_words
         self._question_words = set(self.analyzer.tokens(" ".join(words))) | set(words)
+        self._kind_words = {kind: set(self.analyzer.tokens(" ".join(ws))) | set(ws)
+                            for kind, *ws in self.config.confidence.kind_words}
         # When each chunk's document was written (events: never "not yet"), per chunk.
         epoch = index.doc_epoch[index.chunk_doc]
         self._written_at = np.where(index.doc_type[index.chunk_doc] == self._event_code, -np.inf, epoch)
@@ -441,16 +443,19 @@ class Asker:
                      prior_df_share=scoring.coverage_prior_df_share,
                      names=names, name_share=scoring.coverage_name_share,
                      name_max_df_share=scoring.coverage_name_max_df_share)
+        kind = answers.expected_kind(question, self.config.answer)
+        # The words that name the kind of value asked for ("the dentist's phone number"): the
+        # value itself is the evidence (answer_type), a letter need not say "phone".
+        asked_kind = self._kind_words.get(kind, set())
         topic = TopicTerms.of(question, self.analyzer, index.bm25,
-                              self._question_words | window_words, self._type_hints, subject, **prior)
+                              self._question_words | window_words | asked_kind, self._type_hints, subject, **prior)
         if not topic.terms and window_words:
             # "where are we doing thanksgiving": the window is all the question is about.
             topic = TopicTerms.of(question, self.analyzer, index.bm25, self._question_words,
                                   self._type_hints, **prior)
         return Query(text=question, route=route, now=now.timestamp(), terms=terms,
                      bm25_all=bm25_all, cosine_all=np.asarray(cosine_all, dtype=np.float64),
-                     hybrid_all=hybrid, topic=topic,
-                     kind=answers.expected_kind(question, self.config.answer))
+                     hybrid_all=hybrid, topic=topic, kind=kind)
 
     def _qualified(self, ranked: Ranked, query: Query) -> bool:
         """Was the document written in (for an event: does it take place in), or does it
