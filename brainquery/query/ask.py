@@ -143,6 +143,8 @@ class Asker:
         self.router = router or load_router(config.router)
         self.ranker = Ranker(index, config)
         self._extracts: dict[tuple[int, str | None], answers.Extract] = {}
+        # Per document of this index, the days its text names (read once: the text is fixed).
+        self._days_named: dict[int, list[tuple[str, date]]] = {}
         # Stemmed words that name a document type -> its type codes.
         codes = {name: i for i, name in enumerate(index.type_names)}
         hints: dict[str, list[int]] = {}
@@ -657,6 +659,12 @@ class Asker:
 
     def _named_days(self, doc: int) -> list[tuple[str, date]]:
         """The days a dated document's text names, as written and as read against its date."""
+        found = self._days_named.get(doc)
+        if found is None:
+            found = self._days_named[doc] = self._read_days(doc)
+        return found
+
+    def _read_days(self, doc: int) -> list[tuple[str, date]]:
         cfg = self.config.answer
         written = _epoch(self.index, doc)
         if np.isnan(written):
