@@ -633,10 +633,11 @@ class Asker:
         return ranked if last is ranked[0] else [last] + [r for r in ranked if r is not last]
 
     def _plan(self, doc: int, today: date) -> bool:
-        """Is the document a plan, not the record of something done: a quote or estimate, or
-        a booking or reminder that names only days still ahead ("booked in for 21 October")?
-        Days something is due by do not count ("next booster due 12/11/2026" under what was
-        paid), and a receipt or invoice is a record whatever it names."""
+        """Is the document a plan, not the record of something done: a quote or estimate (by
+        its title), a reminder (reminder_cue), or a booking that names only days still ahead
+        ("booked in for 21 October")? Days something is due by do not count ("next booster
+        due 12/11/2026" under what was paid), and a receipt or invoice is a record whatever
+        it names."""
         cfg = self.config.answer
         meta = self.index.docs[doc]
         if np.isnan(_epoch(self.index, doc)) or meta.get("doc_type") in cfg.record_types:
