@@ -493,6 +493,19 @@ def date_of(shown: str, written: date, lookback_days: int) -> date | None:
     return day
 
 
+def dates_in(text: str, written: date | None, cfg: AnswerSection) -> list[tuple[re.Match, date | None]]:
+    """Every date span of `text`, each with the day it names read against the day the text
+    was written (`date_of`; None when it names none, or nothing says when it was written)."""
+    read: dict[str, date | None] = {}
+    out = []
+    for m in compiled_regex(dict(cfg.spans)["date"]).finditer(text):
+        shown = m.group(0)
+        if shown not in read:
+            read[shown] = None if written is None else date_of(shown, written, cfg.undated_year_lookback_days)
+        out.append((m, read[shown]))
+    return out
+
+
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 _DAY_MONTH = re.compile(rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}(?=\W|$)", re.IGNORECASE)
 _MONTH_DAY = re.compile(rf"\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?!\d)", re.IGNORECASE)

@@ -605,14 +605,16 @@ class Asker:
         today = datetime.fromtimestamp(now, UTC).date()
         # A quote or a reminder at the top records nothing: the documents that may be the
         # last time compete with the best of the others.
-        lead = next((r for r in ranked[:cfg.answer.evidence_pool] if not self._plan(r.doc, today)), None)
+        pool = ranked[:cfg.answer.evidence_pool]
+        plans = {r.doc for r in pool if self._plan(r.doc, today)}
+        lead = next((r for r in pool if r.doc not in plans), None)
         if lead is None:
             return ranked
         days: dict[int, date] = {}
-        for r in self._competing(lead, ranked[:cfg.answer.evidence_pool]):
+        for r in self._competing(lead, pool):
             written = _epoch(self.index, r.doc)
             if (np.isnan(written) or written > now or self.index.doc_type[r.doc] == self._event_code
-                    or self._plan(r.doc, today)):
+                    or r.doc in plans):
                 continue
             written_day = datetime.fromtimestamp(written, UTC).date()
             extract = self._extract(r.doc, kind, term_weights)
@@ -666,15 +668,12 @@ class Asker:
         return found
 
     def _read_days(self, doc: int) -> list[tuple[str, date]]:
-        cfg = self.config.answer
         written = _epoch(self.index, doc)
         if np.isnan(written):
             return []
-        written_day = datetime.fromtimestamp(written, UTC).date()
-        dated = answers.compiled_regex(dict(cfg.spans)["date"])
-        shown = dict.fromkeys(m.group(0) for m in dated.finditer(self._doc_text(doc, with_title=False)))
-        days = ((s, answers.date_of(s, written_day, cfg.undated_year_lookback_days)) for s in shown)
-        return [(s, d) for s, d in days if d is not None]
+        found = answers.dates_in(self._doc_text(doc, with_title=False),
+                                 datetime.fromtimestamp(written, UTC).date(), self.config.answer)
+        return list({m.group(0): day for m, day in found if day is not None}.items())
 
     def _due(self, doc: int, shown: str, due: re.Pattern) -> bool:
         """Is this date when something is due: after a due word on its line ("due

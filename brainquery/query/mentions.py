@@ -33,7 +33,6 @@ class DayMentions:
     def __init__(self, index: QueryIndex, config: Config):
         self.index = index
         self.config = config
-        self._date = answers.compiled_regex(dict(config.answer.spans)["date"])
         self._named: dict[int, tuple[frozenset[int], frozenset[int]]] = {}   # row -> (ordinals, weekdays)
 
     def in_window(self, rows: np.ndarray, window: TimeWindow, weekdays: bool = True) -> np.ndarray:
@@ -56,18 +55,13 @@ class DayMentions:
         return found
 
     def _read(self, row: int) -> tuple[frozenset[int], frozenset[int]]:
-        index, cfg = self.index, self.config.answer
+        index = self.index
         text = index.chunk_texts[row]
         written = index.doc_epoch[index.chunk_doc[row]]
-        spans = list(self._date.finditer(text))
-        days: set[int] = set()
-        if not np.isnan(written):
-            written_day = datetime.fromtimestamp(written, UTC).date()
-            for shown in dict.fromkeys(m.group(0) for m in spans):
-                day = answers.date_of(shown, written_day, cfg.undated_year_lookback_days)
-                if day is not None:
-                    days.add(day.toordinal())
-        starts = [m.start() for m in spans]
+        found = answers.dates_in(text, None if np.isnan(written) else datetime.fromtimestamp(written, UTC).date(),
+                                 self.config.answer)
+        days = frozenset(day.toordinal() for _, day in found if day is not None)
+        starts = [m.start() for m, _ in found]
         weekdays = frozenset(_WEEKDAYS[m.group(1).lower()] for m in _WEEKDAY.finditer(text)
                              if not any(m.end() <= s <= m.end() + _DATE_GAP for s in starts))
-        return frozenset(days), weekdays
+        return days, weekdays

@@ -78,6 +78,7 @@ _WEEKDAYS = {
 # Abbreviations that are also words ("we sat", "the sun", "wed in June"): a day only after
 # a word that names a day ("on sat", "this sun", "next weds").
 _WORD_WEEKDAYS = {"sat": 5, "sun": 6, "wed": 2, "weds": 2}
+_ANY_WEEKDAY = {**_WEEKDAYS, **_WORD_WEEKDAYS}
 _MONTHS = {
     "january": 1, "jan": 1, "february": 2, "feb": 2, "march": 3, "mar": 3, "april": 4,
     "apr": 4, "may": 5, "june": 6, "jun": 6, "july": 7, "jul": 7, "august": 8, "aug": 8,
@@ -423,7 +424,7 @@ def _r_relative_day(m: re.Match, ctx: _Ctx) -> _Found:
 def _r_weekday(m: re.Match, ctx: _Ctx) -> _Found | None:
     if not m["mod"] and _ending_at(_WEEKDAY_AS_VALUE, ctx.text, m.start()):
         return None   # "switched to Thursday", "moved from Monday": a weekday, not a day
-    weekday, modifier = {**_WEEKDAYS, **_WORD_WEEKDAYS}[m["wd"]], " ".join((m["mod"] or "").split())
+    weekday, modifier = _ANY_WEEKDAY[m["wd"]], " ".join((m["mod"] or "").split())
     if modifier == "next":
         d = _monday(ctx.today) + timedelta(days=7 + weekday)
     elif modifier in ("last", "this past", "past") or (ctx.since and weekday != ctx.today.weekday()):
