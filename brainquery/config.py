@@ -264,6 +264,8 @@ class TypeWeightSection:
 @dataclasses.dataclass(frozen=True)
 class AnswerSection:
     max_sentences: int
+    table_header_lines: int          # how far above a table row its heading may stand
+    table_header_max_words: int      # a longer line is prose, not a table heading
     wrapped_line_chars: int
     label_rivals: tuple[tuple[str, str], ...]
     sentence_head: str
@@ -466,6 +468,9 @@ class ConfidenceSection:
     min_coverage: float
     fresh_days: float
     stale_days: float
+    stale_days_by_type: typing.Mapping[str, float]   # 0: never stale by age (a manual)
+    standing_kinds: tuple[str, ...]      # values that do not age: a serial number, a code
+    standing_cue: str                    # a regex: the question asks for an identifier
     margin_scale: float
     freshness_weight: float
     # The confidence is the probability that the answer is right: raw confidence mapped
@@ -480,6 +485,14 @@ class ConfidenceSection:
     signal_c: float                       # the logistic model's regularisation (calibrate.py)
 
     def __post_init__(self) -> None:
+        try:
+            re.compile(self.standing_cue)
+        except re.error as err:
+            raise ConfigError(f"config key confidence.standing_cue is not a regex: {err}") from err
+        negative = sorted(name for name, days in self.stale_days_by_type.items() if days < 0)
+        if negative or self.stale_days <= 0:
+            raise ConfigError("config keys confidence.stale_days (> 0) and stale_days_by_type (>= 0, "
+                              f"0 = never) take days; got {', '.join(negative) or self.stale_days}")
         unknown = sorted(set(self.signal_weights) - set(SIGNALS))
         if unknown:
             raise ConfigError(f"config key confidence.signal_weights names unknown signal(s) "

@@ -522,9 +522,36 @@ def test_a_reminder_of_a_day_still_ahead_is_current_though_weeks_old(tmp_path):
     brain = ingested(tmp_path, folder)
     sweep = brain.ask("What time is the chimney sweep coming?", now=ASK_NOW, pattern="logistical")
     assert sweep.level == "fresh" and "9am" in (sweep.answer or ""), (sweep.level, sweep.message, sweep.answer)
-    # Without a day ahead, a letter weeks old may have been overtaken.
+    # Without a day ahead, a standing schedule weeks old is what the household goes by: no
+    # warning, but its date, since it is no longer news.
     lesson = brain.ask("What time are swimming lessons?", now=ASK_NOW, pattern="logistical")
-    assert lesson.level == "outdated", (lesson.level, lesson.message)
+    assert lesson.level == "found" and not is_stale_message(lesson.message), (lesson.level, lesson.message)
+    assert lesson.message == f"Found in email from {(ASK_NOW - timedelta(days=25)).date().isoformat()}"
+
+
+def test_age_alone_warns_only_past_a_sources_horizon(tmp_path):
+    folder = household(tmp_path / "in")
+    mail(folder, "water.eml", ASK_NOW - timedelta(days=3 * 365), "Welcome to Rivermead Water",
+         "Welcome! Your Rivermead Water account number is RW-448120. Quote it when you call.",
+         sender="Rivermead Water <hello@rivermead.example>")
+    mail(folder, "vet.eml", ASK_NOW - timedelta(days=200), "Tilly's booster",
+         "Tilly had her booster today. Next vaccination due: 20/11/2027.",
+         sender="Oakfield Vets <desk@oakfieldvets.example>")
+    mail(folder, "window.eml", ASK_NOW - timedelta(days=2 * 365), "Window cleaning",
+         "I charge £18.00 for the windows, front and back, every four weeks.",
+         sender="Dave Pryce <dave@pryce.example>")
+    brain = ingested(tmp_path, folder)
+    # A number of record does not go out of date; a newer letter changing it would be
+    # supersession, not age.
+    account = brain.ask("what's our rivermead water account number", now=ASK_NOW, pattern="entity")
+    assert "RW-448120" in (account.answer or "") and not is_stale_message(account.message), account.message
+    assert account.level == "found"
+    # A day still ahead is the plan as it stands, however long ago it was written down.
+    booster = brain.ask("when is Tilly's next vaccination due", now=ASK_NOW, pattern="entity")
+    assert "20/11/2027" in (booster.answer or "") and booster.level == "fresh", (booster.answer, booster.message)
+    # A price two years old is past a letter's horizon of a year: warned.
+    price = brain.ask("how much does Dave charge for the windows", now=ASK_NOW, pattern="entity")
+    assert "18.00" in (price.answer or "") and is_stale_message(price.message), price.message
 
 
 def test_the_value_a_household_used_to_have_is_the_one_before_the_current(tmp_path):

@@ -57,6 +57,49 @@ def test_the_gross_total_follows_the_net_one():
     assert answer_of(text, "how much was the netpresse invoice", "amount").shown == "56,02 €"
 
 
+def test_a_value_beside_its_own_label_labels_no_line_under_it():
+    # The deposit under "Total: $7,098.52" is no total split from its label.
+    text = ("Description Qty Unit price Amount\nFurnace, 96% AFUE 1 $4,980.00 $4,980.00\n"
+            "Media filter cabinet 1 $245.00 $245.00\nLabor: removal, installation 1 $1,450.00 $1,450.00\n"
+            "Permit 1 $95.00 $95.00\nSubtotal: $6,809.00\nTax (5.5% on equipment): $289.52\n"
+            "Total: $7,098.52\nDeposit received February 20, 2026: -$2,000.00\n"
+            "Balance Due: $5,098.52\nNew furnace installed March 10-11, 2026.\n")
+    assert answer_of(text, "how much was the new furnace", "amount").shown == "$7,098.52"
+
+
+POLICY_SCHEDULE = """Cover summary
+Section Sum insured Excess
+Buildings £325,000 £350
+Contents £65,000 £350
+Personal possessions away from home £3,000 £100
+Premium
+Annual premium (incl. IPT) £412.36
+"""
+
+NURSERY_INVOICE = """Little Acorns - Invoice LA-2609-114
+Description Days Daily rate Amount
+Full-day sessions 13 £66.50 £864.50
+Consumables and meals 13 £4.50 £58.50
+Total due: £633.00
+"""
+
+
+@pytest.mark.parametrize("text, question, value", [
+    pytest.param(POLICY_SCHEDULE, "what's the excess on the buildings", "£350", id="the-column-named"),
+    pytest.param(POLICY_SCHEDULE, "what are the buildings insured for", "£325,000", id="a-heading-of-two-words"),
+    pytest.param(POLICY_SCHEDULE, "excess on personal possessions away from home", "£100", id="another-row"),
+    pytest.param(NURSERY_INVOICE, "how much is a day at the nursery", "£66.50", id="the-column-stating-the-rate"),
+    pytest.param(NURSERY_INVOICE, "how much was the nursery invoice", "£633.00", id="no-column-named-the-total"),
+])
+def test_a_table_rows_value_is_in_the_column_the_question_names(text, question, value):
+    assert answer_of(text, question, "amount").shown == value
+
+
+def test_a_labelled_value_with_an_earlier_one_in_brackets_is_no_table_row():
+    text = "Patient: Biscuit (canine)\nWeight: 34.5 lb (33.2 lb on 06/03/2025)\n"
+    assert answer_of(text, "what does the dog weigh", "weight").shown == "34.5 lb"
+
+
 def test_a_labelled_value_yields_to_the_line_the_question_names():
     text = ("Network: Lindenhof\nPassword: quiet-harbour-4410\n"
             "Guest network: Lindenhof-Gast / visitor-lantern-88\nPrinter on the 2.4 GHz band.")

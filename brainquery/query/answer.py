@@ -198,6 +198,13 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
     rival = _rival_label(cfg, kind)
     retired = compiled_regex(cfg.retired_value) if kind in cfg.retraction_kinds else None
     found = [_longest(span, s, rival, retired) if span else None for s in sentences]
+    if span is not None:
+        # A table row holds one value per column ("Buildings £325,000 £350" under "Section
+        # Sum insured Excess"): the question naming a column picks that column's value.
+        columns = _column_values(sentences, span, term_weights, tokenize, cfg, rate, retired)
+        found = [c or f for (c, _), f in zip(columns, found)]
+    else:
+        columns = [(None, False)] * len(sentences)
     if kind in cfg.total_kinds:
         currency = compiled_regex(cfg.currency_mark)
         if any(f and currency.search(f) for f in found):
@@ -213,9 +220,11 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
     # unless the question names another line ("the deposit"): its words then lead.
     label = _value_label(cfg, kind)
     has_label = np.array([bool(label and label.search(s)) for s in sentences])
-    # A table row splits label and value over two lines ("Total € Incl." / "VAT 681.87").
+    # A table row splits label and value over two lines ("Total € Incl." / "VAT 681.87");
+    # a label with its own value beside it ("Total: $7,098.52") labels no line after it
+    # (the "Deposit received: -$2,000.00" under the total).
     label_near = has_label.copy()
-    label_near[1:] |= has_label[:-1]
+    label_near[1:] |= has_label[:-1] & (has_span[:-1] == 0)
     labelled_value = label_near & (has_span > 0)
     label_bonus = cfg.value_label_bonus * labelled_value
     # A total is asked for unless the question's own words name a line: the synonyms it
@@ -229,7 +238,8 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
     if rate is not None and span is not None and kind in cfg.total_kinds:
         # "How much a night": the lines stating a rate are named, each by its amount
         # nearest the unit ("$42.00/night", not the "$294.00" the nights come to).
-        per_unit = [_per_unit(span, s, rate, retired) for s in sentences]
+        per_unit = [c if by_rate else _per_unit(span, s, rate, retired)
+                    for s, (c, by_rate) in zip(sentences, columns)]
         if any(per_unit):
             found = [p or f for p, f in zip(per_unit, found)]
             named = np.array([p is not None for p in per_unit])
@@ -289,6 +299,62 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
         spans_found = [found[i] for i in chosen if found[i]]
         shown = max(spans_found, key=len) if spans_found else None
     return Extract(answer, normalise_value(shown) if shown else None, float(scores[best]), shown)
+
+
+_WORD = re.compile(r"[^\W\d_][\w'’-]*")
+
+
+def _column_values(sentences: Sequence[str], span: re.Pattern, term_weights: dict[str, float],
+                   tokenize: Callable[[Sequence[str]], list[list[str]]], cfg: AnswerSection,
+                   rate: re.Pattern | None, retired: re.Pattern | None) -> list[tuple[str | None, bool]]:
+    """For each table row (a line with two or more values of the kind asked), the value in
+    the column whose heading the question names, else None; and whether that heading states
+    the rate asked for ("Daily rate" for "how much is a day").
+
+    The heading is the nearest line above the row's block of rows that holds no value and
+    only a few words. Text taken from a PDF has lost the gaps between cells, so a heading of
+    n words over a row of m values is read as one word a cell, aligned at the right ("Sum
+    insured Excess" over "£325,000 £350": "excess" is the last value, "insured" the one
+    before it)."""
+    out: list[tuple[str | None, bool]] = [(None, False)] * len(sentences)
+    rows = [_current(list(span.finditer(s)), s, retired) for s in sentences]
+    heading_words: dict[int, tuple[list[str], np.ndarray] | None] = {}
+    for i, values in enumerate(rows):
+        # "Weight: 34.5 lb (33.2 lb on 06/03/2025)" is a labelled value, not a table row.
+        if len(values) < 2 or ":" in sentences[i]:
+            continue
+        j = i - 1
+        while j >= 0 and i - j <= cfg.table_header_lines and len(rows[j]) >= 2:
+            j -= 1
+        if j < 0 or i - j > cfg.table_header_lines or rows[j]:
+            continue
+        if j not in heading_words:
+            heading_words[j] = _heading(sentences[j], term_weights, tokenize, cfg, rate)
+        heading = heading_words[j]
+        if heading is None:
+            continue
+        words, weight = heading
+        if weight.max() <= 0:
+            continue
+        at = int(np.argmax(weight))
+        from_right = len(words) - 1 - at
+        out[i] = (values[max(0, len(values) - 1 - from_right)].group(0),
+                  rate is not None and bool(rate.search(words[at])))
+    return out
+
+
+def _heading(line: str, term_weights: dict[str, float], tokenize: Callable[[Sequence[str]], list[list[str]]],
+             cfg: AnswerSection, rate: re.Pattern | None) -> tuple[list[str], np.ndarray] | None:
+    """A table heading's words and how much each names the question (a stated rate, when
+    one is asked, counts most), or None for a line that reads as prose."""
+    words = _WORD.findall(line)
+    if not 2 <= len(words) <= cfg.table_header_max_words or re.search(r"[.!?,;]\s*$|[\d:]", line):
+        return None
+    tokens = tokenize(words)
+    weight = np.array([max((term_weights.get(t, 0.0) for t in toks), default=0.0) for toks in tokens])
+    if rate is not None:
+        weight = np.where([bool(rate.search(w)) for w in words], weight.max(initial=0.0) + 1.0, weight)
+    return words, weight
 
 
 def _introduced(sentences: Sequence[str], best: int, most: int) -> list[int]:

@@ -286,7 +286,7 @@ class Asker:
             # The series' own dates are one plan, not rival values: only other documents conflict.
             series = {str(self.index.docs[row].get("source", "")) for row in self._series.rows(top.doc)}
             conflicts = [c for c in conflicts if c.source not in series]
-        message, staleness = self._message(route, top, query.now)
+        message, staleness = self._message(route, top, query.now, kind, extract.text, question)
         level = _level(message, staleness)
         if conflicts:
             message = f"{message}. {_conflict_summary(conflicts)}"
@@ -903,25 +903,40 @@ class Asker:
                                 attachment=str(meta.get("attachment", ""))))
         return out
 
-    def _message(self, route: Route, top: Ranked, now: float) -> tuple[str, float]:
+    def _message(self, route: Route, top: Ranked, now: float, kind: str | None,
+                 evidence: str, question: str) -> tuple[str, float]:
         """The confidence message for the top document, and its staleness in [0, 1]."""
         meta = self.index.docs[top.doc]
-        # A plan for a day still ahead (an event; a reminder of one, a booking) is the plan as
-        # it stands: nothing has overtaken it because it is a few weeks old. (Past stale_days
-        # a letter is stale whatever it names: a school year's calendar from August.)
+        cfg = self.config.confidence
+        type_name = str(meta.get("doc_type", ""))
+        horizon = cfg.stale_days_by_type.get(type_name, cfg.stale_days)
+        # A plan for a day still ahead (an event; the answer's own "next service due
+        # 19/10/2027"; for a logistical question, a recent enough letter naming one) is the
+        # plan as it stands: nothing has overtaken it.
         today = datetime.fromtimestamp(now, UTC).date()
-        upcoming = (bool(self.index.doc_last_end[top.doc] >= now)
-                    or (route.pattern == "logistical" and top.age_days <= self.config.confidence.stale_days
-                        and any(d >= today for _, d in self._named_days(top.doc))))
-        state, stale = staleness(route, top.age_days, int(self.index.doc_type[top.doc]), self.index.type_names,
-                                 upcoming, now, self.config)
-        if state == "found":
-            date = str(meta.get("source_date") or "")[:10]
-            return f"Found in {str(meta.get('doc_type', 'document')).replace('_', ' ')} from {date}", stale
+        ahead = (bool(self.index.doc_last_end[top.doc] >= now)
+                 or any(d >= today for d in self._days_in(top.doc, evidence))
+                 or (route.pattern == "logistical" and (horizon <= 0 or top.age_days <= horizon)
+                     and any(d >= today for _, d in self._named_days(top.doc))))
+        standing = kind in cfg.standing_kinds or (
+            kind is None and answers.compiled_regex(cfg.standing_cue).search(question) is not None)
+        state, stale = staleness(route, top.age_days, type_name, ahead, standing, now, self.config)
+        if state in ("found", "undated"):
+            written = str(meta.get("source_date") or "")[:10]
+            where = f"Found in {type_name.replace('_', ' ') or 'document'}"
+            return (f"{where} from {written}" if written else f"{where} (undated)"), stale
         if state == "stale":
             return f"{STALE} {_who_to_ask(meta)}", stale
         return {"historical": HISTORICAL, "fresh": FRESH, "outdated": POSSIBLY_OUTDATED,
                 "old": OLD_ENTITY}[state], stale
+
+    def _days_in(self, doc: int, text: str) -> list[date]:
+        """The days a passage of a dated document names, read against the document's date."""
+        written = _epoch(self.index, doc)
+        if not text or not np.isfinite(written):
+            return []
+        found = answers.dates_in(text, datetime.fromtimestamp(written, UTC).date(), self.config.answer)
+        return [day for _, day in found if day is not None]
 
     def _source(self, ranked: Ranked, term_weights: dict[str, float]) -> Source:
         meta = self.index.docs[ranked.doc]

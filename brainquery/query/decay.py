@@ -10,7 +10,6 @@ to its nearest occurrence), NaN for an undated document, which gets the pattern'
 """
 from __future__ import annotations
 
-import dataclasses
 from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
 import numpy as np
@@ -243,26 +242,29 @@ def _about_the_past(route: Route, now: float) -> bool:
     return any(cue.startswith("historical:") for cue in route.cues) and route.scores["historical"] >= 0.5
 
 
-def staleness(route: Route, age: float, type_code: int, type_names: Sequence[str], upcoming: bool,
+def staleness(route: Route, age: float, type_name: str, ahead: bool, standing: bool,
               now: float, config: Config) -> tuple[str, float]:
     """How current the answer's source is, for the confidence message: "historical" (a
-    question about the past), "fresh", "outdated" or "stale" (logistical), "found" or "old"
-    (entity), with a staleness in [0, 1]."""
+    question about the past), "fresh", "found", "undated", "outdated", or past its horizon
+    "stale" (logistical) or "old" (entity), with a staleness in [0, 1].
+
+    Age alone is weak evidence: a bin day or an alarm code written months ago is what the
+    household still goes by. So a source names a day still `ahead` (the plan as it stands:
+    nothing can have overtaken it yet), states a `standing` value (an account, policy or
+    serial number, a code), or is younger than its type's horizon, and is current; past the
+    horizon it is stale. A newer document that says otherwise is the ranking's business
+    (supersession), and shows as a conflict beside the answer."""
     cfg = config.confidence
     if route.pattern == "historical" or _about_the_past(route, now):
         return "historical", 0.0
-    if route.pattern == "logistical":
-        if upcoming:
-            # An event still ahead is the schedule as it stands; nothing has overtaken it.
-            return "fresh", 0.0
-        if np.isnan(age):
-            return "outdated", 0.5
-        if age > cfg.stale_days:
-            return "stale", 1.0
-        return ("fresh", 0.0) if age <= cfg.fresh_days else ("outdated", 0.5)
-    model = dataclasses.replace(config.time.entity, recency_blend=False, cutoff_days=0.0)
-    raw = time_weight(model, np.array([age]), np.array([type_code]), type_names, 1.0, np.ones(1, bool))[0]
-    floor = model.floor_by_type.get(type_names[type_code], model.floor)
-    if np.isnan(age) or raw <= floor + 1e-9:
-        return "old", 1.0
-    return "found", 0.0
+    if ahead:
+        return "fresh", 0.0
+    if np.isnan(age):
+        # Nobody dated it: a plan may have moved on, a fact of the house need not have.
+        return ("outdated", 0.5) if route.pattern == "logistical" else ("undated", 0.0)
+    if route.pattern == "logistical" and age <= cfg.fresh_days:
+        return "fresh", 0.0
+    horizon = cfg.stale_days_by_type.get(type_name, cfg.stale_days)
+    if standing or horizon <= 0 or age <= horizon:
+        return "found", 0.0
+    return ("stale" if route.pattern == "logistical" else "old"), 1.0
