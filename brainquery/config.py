@@ -281,6 +281,8 @@ class AnswerSection:
     supersede_patterns: tuple[str, ...]
     value_kinds: tuple[str, ...]
     dated_kinds: tuple[str, ...]
+    memo_types: tuple[str, ...]      # dated the day written, not the day of what they say
+    record_date_label: str           # a regex: the line where a record prints its own date
     supersede_share: float
     supersede_type_share: float
     kind_bonus: float
@@ -337,7 +339,7 @@ class AnswerSection:
 
     def __post_init__(self) -> None:
         # A bad regex fails here, when the config is read, not at the first question.
-        for key in ("total_label", "owed_label", "owed_cue", "sentence_head", "latest_cue", "retraction_cue",
+        for key in ("record_date_label", "total_label", "owed_label", "owed_cue", "sentence_head", "latest_cue", "retraction_cue",
                     "due_cue", "salutation", "retired_value", "currency_mark", "proposal_cue", "former_cue", "transaction_cue", "reminder_cue"):
             try:
                 re.compile(getattr(self, key))

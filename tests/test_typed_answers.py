@@ -3,6 +3,7 @@ came from as evidence; a total unless the question names a line."""
 from __future__ import annotations
 
 import json
+import os
 import re
 from datetime import date, datetime, timezone
 
@@ -459,6 +460,32 @@ def test_a_question_about_the_past_is_never_answered_with_a_day_still_ahead(tmp_
     # Asked about what is coming, the day ahead is the answer.
     ahead = brain.ask("When is the car's next service due?", now=now, pattern="logistical").to_dict()
     assert "2026" in ahead["answer"], ahead["answer"]
+
+
+def test_when_a_record_names_no_day_of_its_own_its_printed_date_answers_as_written(tmp_path):
+    # The receipt prints the day of the service; its file (a scan, made the day before the
+    # shop's printer dated it) says otherwise. The note about the car, written later, is no
+    # service that day.
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "receipt.txt").write_text(
+        "FERNHILL HEAT PUMPS\nSERVICE RECEIPT FH-2605\nDate: 21/05/2026\n"
+        "Annual heat pump service: filters, coils, drain $149.00\nTotal $149.00\nNext service due: May 2027\n",
+        encoding="utf-8")
+    (docs / "house-notes.md").write_text(
+        "House notes\nDate: 2026-06-02\n\nHeat pump: Aerotherm HV-50i, service every 12 months.\n",
+        encoding="utf-8")
+    os.utime(docs / "receipt.txt", (datetime(2026, 5, 20, 9, tzinfo=timezone.utc).timestamp(),) * 2)
+    brain = Brain(tmp_path / "store")
+    brain.ingest([docs], now=NOW)
+    result = brain.ask("When was the heat pump last serviced?", now=NOW, pattern="historical").to_dict()
+    assert result["results"][0]["source"].endswith("receipt.txt"), result["results"][0]["source"]
+    assert "21/05/2026" in result["answer"], result["answer"]
+
+
+@pytest.mark.parametrize("text", ["Skoda Octavia 1.6 TDI", "Mark 3 of the kit", "Decking 6 sheets", "Septic 2 tanks"])
+def test_a_word_that_starts_like_a_month_names_no_date(text):
+    assert not re.search(dict(CFG.answer.spans)["date"], text)
 
 
 @pytest.mark.parametrize("shown, written, expected", [

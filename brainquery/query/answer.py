@@ -572,7 +572,7 @@ def dates_in(text: str, written: date | None, cfg: AnswerSection) -> list[tuple[
     return out
 
 
-_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+_MONTH = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
 _DAY_MONTH = re.compile(rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}(?=\W|$)", re.IGNORECASE)
 _MONTH_DAY = re.compile(rf"\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?!\d)", re.IGNORECASE)
 _NUMERIC = re.compile(r"\b(\d{1,2})[/.](\d{1,2})[/.]\d{2,4}\b")

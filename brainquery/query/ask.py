@@ -271,10 +271,14 @@ class Asker:
                 extract = dataclasses.replace(extract, value=relative.start.isoformat(),
                                               shown=relative.words(self.config.events))
             elif extract.value is None:
-                # No date in the words: the document's own date is the answer to "when".
-                shown = day_words(written.date(), self.config.events, self._day_first(top.doc))
+                # No date in the words: the document's own date is the answer to "when", as
+                # it prints it ("Date: 16/09/2025" on a receipt, which may differ from the
+                # file's own date), else as its metadata has it.
+                printed = self._printed_date(top.doc, now.date())
+                day, shown = printed or (written.date(), day_words(written.date(), self.config.events,
+                                                                   self._day_first(top.doc)))
                 extract = dataclasses.replace(extract, text=f"{extract.text} ({shown})".strip(),
-                                              value=written.date().isoformat(), shown=shown)
+                                              value=day.isoformat(), shown=shown)
             elif extract.shown and (year := answers.year_of(
                     extract.shown, written.date(), self.config.answer.undated_year_lookback_days)) is not None:
                 # "Fri 18 - Mon 21 August", written in June 2023: the year is the letter's.
@@ -620,9 +624,11 @@ class Asker:
             extract = self._extract(r.doc, kind, term_weights)
             if extract.shown and not self._due(r.doc, extract.shown, due):
                 day = answers.date_of(extract.shown, written_day, cfg.answer.undated_year_lookback_days)
-            elif not extract.shown or self.index.docs[r.doc].get("doc_type") in cfg.answer.record_types:
+            elif ((not extract.shown and self.index.docs[r.doc].get("doc_type") not in cfg.answer.memo_types)
+                  or self.index.docs[r.doc].get("doc_type") in cfg.answer.record_types):
                 # No day named, or only a day something is due: a receipt's own date is the
-                # visit it records; a reminder's is no visit at all.
+                # visit it records; a reminder's is no visit at all, and a memo's is the day
+                # it was written ("Service every 12 months", in a note about the car).
                 day = written_day
             else:
                 continue
@@ -929,6 +935,23 @@ class Asker:
             return f"{STALE} {_who_to_ask(meta)}", stale
         return {"historical": HISTORICAL, "fresh": FRESH, "outdated": POSSIBLY_OUTDATED,
                 "old": OLD_ENTITY}[state], stale
+
+    def _printed_date(self, doc: int, today: date) -> tuple[date, str] | None:
+        """The date a record prints under its own label ("Date: 16/09/2025", "Invoice date:
+        04/09/2025"), as written, when it is no later than today."""
+        label = answers.compiled_regex(self.config.answer.record_date_label)
+        for line in self._doc_text(doc, with_title=False).splitlines():
+            if not label.search(line):
+                continue
+            days = [(m.group(0), d) for m, d in answers.dates_in(line, self._written(doc), self.config.answer)
+                    if d is not None and d <= today]
+            if days:
+                return days[0][1], days[0][0]
+        return None
+
+    def _written(self, doc: int) -> date | None:
+        written = _epoch(self.index, doc)
+        return datetime.fromtimestamp(written, UTC).date() if np.isfinite(written) else None
 
     def _days_in(self, doc: int, text: str) -> list[date]:
         """The days a passage of a dated document names, read against the document's date."""

@@ -17,7 +17,7 @@ from .timewindow import find_window
 
 _RELATIVE = re.compile(r"\b(?:yesterday|today|tonight|tomorrow|tmrw|ago|last|next|this|past|coming|"
                        r"monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b", re.IGNORECASE)
-_ABSOLUTE = re.compile(r"\d{4}|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d|"
+_ABSOLUTE = re.compile(r"\d{4}|\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+\d|"
                        r"\d\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|\d/\d", re.IGNORECASE)
 
 
