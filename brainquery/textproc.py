@@ -197,6 +197,14 @@ class Analyzer:
                 i += 1
         return found
 
+    def phrase_content(self, phrase: tuple[str, ...]) -> tuple[str, ...]:
+        """The content terms of a member phrase given as its words (`matched_phrases`)."""
+        return self._phrase_content.get(phrase, ())
+
+    def group_members(self, group: int) -> tuple[tuple[str, ...], ...]:
+        """The content terms of each member of a synonym group, one tuple a member."""
+        return self._group_members[group]
+
     def group_terms(self, group: int) -> tuple[str, ...]:
         """The content terms of every member of a synonym group."""
         return self._group_terms[group]
@@ -279,19 +287,27 @@ class Analyzer:
         self._group_terms: list[tuple[str, ...]] = []
         # Per group, the content terms of each member that has several words.
         self._group_phrases: list[tuple[tuple[str, ...], ...]] = []
+        # Per group, the content terms of every member, one tuple a member.
+        self._group_members: list[tuple[tuple[str, ...], ...]] = []
+        self._phrase_content: dict[tuple[str, ...], tuple[str, ...]] = {}
         for g, members in enumerate(groups):
             terms: dict[str, None] = {}
             phrases: dict[tuple[str, ...], None] = {}
+            contents: dict[tuple[str, ...], None] = {}
             for member in members:
                 phrase = tuple(self.words(member))
+                content = tuple(dict.fromkeys(self.tokens(member)))
                 if phrase:
                     self._phrases.setdefault(phrase, []).append(g)
-                content = tuple(dict.fromkeys(self.tokens(member)))
+                    self._phrase_content[phrase] = content
                 terms.update(dict.fromkeys(content))
+                if content:
+                    contents[content] = None
                 if len(phrase) > 1 and content:
                     phrases[content] = None
             self._group_terms.append(tuple(terms))
             self._group_phrases.append(tuple(phrases))
+            self._group_members.append(tuple(contents))
         self._longest_phrase = max(map(len, self._phrases), default=0)
 
     def _one_stem(self, word: str) -> str:

@@ -320,6 +320,25 @@ def test_a_several_word_synonym_covers_a_question_word_only_whole(analyzer):
     assert 0.0 < coverage[1] < 1.0 and 0.0 < coverage[2] < 1.0
 
 
+def test_a_phrases_own_words_never_stand_in_for_each_other(analyzer):
+    from brainquery.query.bm25 import SparseBM25
+    from brainquery.query.coverage import TopicTerms
+    docs = ["Oil tank and supply line inspected",
+            "The septic was pumped out on Tuesday",
+            "Septic pumping done, tank clean",
+            "Friday is an early release day"]
+    bm25 = SparseBM25(CONFIG.bm25).fit([analyzer.tokens(d) for d in docs])
+    septic = TopicTerms.of("septic tank", analyzer, bm25, ignore=set())
+    terms = list(septic.terms)
+    found = septic.found(bm25, np.arange(len(docs)))
+    # The oil tank is a tank, not the septic tank; the septic (a member of the group whole)
+    # is the septic tank, and so is "septic pumping".
+    assert not found[0, terms.index("septic")]
+    assert found[1].all() and found[2].all()
+    half_day = TopicTerms.of("half day", analyzer, bm25, ignore=set())
+    assert half_day.found(bm25, np.arange(len(docs)))[3].all()
+
+
 def test_a_name_asked_about_weighs_as_much_as_the_rarest_word_unless_it_is_everywhere(analyzer):
     from brainquery.query.bm25 import SparseBM25
     from brainquery.query.coverage import TopicTerms

@@ -62,19 +62,24 @@ class TopicTerms:
         terms = analyzer.query_terms(question)
         base = [t for t in dict.fromkeys(t for t, w in terms if w >= 1.0) if t not in ignore]
         own_alternatives = {t: analyzer.synonyms(t) for t in base}
-        # Synonyms of a phrase ("half day" ~ "early release") stand in for each word of
-        # that phrase that has no synonyms of its own, and for no other word: "chimney"
-        # is not present wherever the "sweep" of "chimney sweep"'s group is.
-        phrase_of: dict[str, set[str]] = {}
+        # A phrase of the question ("septic tank", "half day") is present where another
+        # member of its group is, whole ("septic"; "early release": both words): that
+        # member stands in for each word of the phrase that has no synonyms of its own, and
+        # the phrase's own words never for each other ("septic" is not present wherever the
+        # "tank" of "septic tank" is, nor "chimney" wherever "sweep" is).
+        phrase_single: dict[str, set[str]] = {}
+        phrase_wholes: dict[str, list[tuple[str, ...]]] = {}
         for words, groups in analyzer.matched_phrases(question):
             if len(words) < 2:
                 continue
-            expansions = {t for g in groups for t in analyzer.group_terms(g)}
+            own = analyzer.phrase_content(words)
+            members = {m for g in groups for m in analyzer.group_members(g) if m != own}
             for word in set(words) & set(base):
-                phrase_of.setdefault(word, set()).update(expansions - {word})
+                phrase_single.setdefault(word, set()).update(m[0] for m in members if len(m) == 1 and m[0] != word)
+                phrase_wholes.setdefault(word, []).extend(m for m in members if len(m) > 1 and word not in m)
         rows, cols = [], []
         for j, term in enumerate(base):
-            alternatives = own_alternatives[term] or phrase_of.get(term, set())
+            alternatives = own_alternatives[term] or phrase_single.get(term, set())
             for word in {term} | alternatives:
                 col = bm25.vocab_.get(word)
                 if col is not None:
@@ -91,7 +96,10 @@ class TopicTerms:
             weights = np.where(named, np.maximum(weights, name_share * weights.max()), weights)
         wholes = []   # (term index, vocabulary columns of a several-word synonym)
         for j, term in enumerate(base):
-            for words in analyzer.phrase_synonyms(term):
+            wholes_of = analyzer.phrase_synonyms(term)
+            if not own_alternatives[term]:
+                wholes_of = list(dict.fromkeys([*wholes_of, *phrase_wholes.get(term, [])]))
+            for words in wholes_of:
                 needed = [bm25.vocab_.get(w) for w in words]
                 if all(col is not None for col in needed):
                     wholes.append((j, np.asarray(needed, dtype=np.int64)))
@@ -118,6 +126,20 @@ class TopicTerms:
             return np.zeros(0, dtype=np.int64)
         return np.unique(np.concatenate(list(self.type_terms.values())))
 
+    def found(self, bm25: SparseBM25, rows: np.ndarray) -> np.ndarray:
+        """(len(rows), len(terms)): does each chunk row mention each topic term, itself or
+        by a synonym."""
+        # Only the vocabulary columns the question touches, sliced from the column-major
+        # BM25 matrix (slicing its rows would walk every stored entry).
+        found = np.zeros((len(rows), len(self.terms)), dtype=bool)
+        rows = np.asarray(rows, dtype=np.int64)
+        if self.columns.size:
+            present = bm25.weights_[:, self.columns].tocsr()[rows].toarray() != 0
+            found = present @ self.membership > 0
+            for j, positions in self.phrases:
+                found[:, j] |= present[:, positions].all(axis=1)
+        return found
+
     def of_chunks(self, bm25: SparseBM25, rows: np.ndarray, types: np.ndarray | None = None,
                   in_window: np.ndarray | None = None, to_group: np.ndarray | None = None,
                   group_credit: float = 0.0) -> np.ndarray:
@@ -128,15 +150,7 @@ class TopicTerms:
         total = self.weights.sum()
         if not self.terms or total <= 0:
             return np.zeros(len(rows))
-        # Only the vocabulary columns the question touches, sliced from the column-major
-        # BM25 matrix (slicing its rows would walk every stored entry).
-        found = np.zeros((len(rows), len(self.terms)), dtype=bool)
-        rows = np.asarray(rows, dtype=np.int64)
-        if self.columns.size:
-            present = bm25.weights_[:, self.columns].tocsr()[rows].toarray() != 0
-            found = present @ self.membership > 0
-            for j, positions in self.phrases:
-                found[:, j] |= present[:, positions].all(axis=1)
+        found = self.found(bm25, rows)
         if types is not None:
             for j, codes in self.type_terms.items():
                 found[:, j] |= np.isin(types, codes)
