@@ -472,7 +472,6 @@ class ConfidenceSection:
     stale_days: float
     stale_days_by_type: typing.Mapping[str, float]   # 0: never stale by age (a manual)
     standing_kinds: tuple[str, ...]      # values that do not age: a serial number, a code
-    standing_cue: str                    # a regex: the question asks for an identifier
     margin_scale: float
     freshness_weight: float
     # The confidence is the probability that the answer is right: raw confidence mapped
@@ -487,10 +486,6 @@ class ConfidenceSection:
     signal_c: float                       # the logistic model's regularisation (calibrate.py)
 
     def __post_init__(self) -> None:
-        try:
-            re.compile(self.standing_cue)
-        except re.error as err:
-            raise ConfigError(f"config key confidence.standing_cue is not a regex: {err}") from err
         negative = sorted(name for name, days in self.stale_days_by_type.items() if days < 0)
         if negative or self.stale_days <= 0:
             raise ConfigError("config keys confidence.stale_days (> 0) and stale_days_by_type (>= 0, "

@@ -58,6 +58,14 @@ def test_the_gross_total_follows_the_net_one():
     assert answer_of(text, "how much was the netpresse invoice", "amount").shown == "56,02 €"
 
 
+def test_a_number_of_record_is_the_value_under_its_label():
+    text = ("Pennine Mutual Home Insurance - Policy Schedule 2026\nPolicy number: PM-HH-4471-2290\n"
+            "Schedule reference: SCH-26-009913\nInsured address: 27 Elmfield Road, M19 3PQ\n")
+    assert answer_of(text, "home insurance policy number", "reference").shown == "PM-HH-4471-2290"
+    chip = "Patient: Bramble (springer spaniel)\nMicrochip: 372141405118842\nWeight: 19.2 kg\n"
+    assert answer_of(chip, "what's bramble's microchip number", "reference").shown == "372141405118842"
+
+
 def test_a_value_beside_its_own_label_labels_no_line_under_it():
     # The deposit under "Total: $7,098.52" is no total split from its label.
     text = ("Description Qty Unit price Amount\nFurnace, 96% AFUE 1 $4,980.00 $4,980.00\n"
@@ -201,7 +209,11 @@ def test_who_did_a_job_billed_by_mail_is_the_business_that_billed_it(tmp_path):
     ("number for luis the roofing guy?", "phone"),
     ("who's our vet? need the number", "phone"),
     ("What is the telephone number for the dentist?", "phone"),
-    ("What's the policy number for our house insurance?", None),
+    ("What's the policy number for our house insurance?", "reference"),
+    ("whats our greenstream account number", "reference"),
+    ("biscuit's microchip number", "reference"),
+    ("what's the reg on the car", "reference"),
+    ("how much is the rego", "amount"),
     ("what is the model number of the fridge", "model"),
     ("What do we owe the electric company?", "amount"),
     ("What did the July statement come to?", "amount"),

@@ -290,7 +290,7 @@ class Asker:
             # The series' own dates are one plan, not rival values: only other documents conflict.
             series = {str(self.index.docs[row].get("source", "")) for row in self._series.rows(top.doc)}
             conflicts = [c for c in conflicts if c.source not in series]
-        message, staleness = self._message(route, top, query.now, kind, extract.text, question)
+        message, staleness = self._message(route, top, query.now, kind, extract.text)
         level = _level(message, staleness)
         if conflicts:
             message = f"{message}. {_conflict_summary(conflicts)}"
@@ -910,7 +910,7 @@ class Asker:
         return out
 
     def _message(self, route: Route, top: Ranked, now: float, kind: str | None,
-                 evidence: str, question: str) -> tuple[str, float]:
+                 evidence: str) -> tuple[str, float]:
         """The confidence message for the top document, and its staleness in [0, 1]."""
         meta = self.index.docs[top.doc]
         cfg = self.config.confidence
@@ -924,9 +924,8 @@ class Asker:
                  or any(d >= today for d in self._days_in(top.doc, evidence))
                  or (route.pattern == "logistical" and (horizon <= 0 or top.age_days <= horizon)
                      and any(d >= today for _, d in self._named_days(top.doc))))
-        standing = kind in cfg.standing_kinds or (
-            kind is None and answers.compiled_regex(cfg.standing_cue).search(question) is not None)
-        state, stale = staleness(route, top.age_days, type_name, ahead, standing, now, self.config)
+        state, stale = staleness(route, top.age_days, type_name, ahead, kind in cfg.standing_kinds, now,
+                                 self.config)
         if state in ("found", "undated"):
             written = str(meta.get("source_date") or "")[:10]
             where = f"Found in {type_name.replace('_', ' ') or 'document'}"
