@@ -339,6 +339,22 @@ def test_a_phrases_own_words_never_stand_in_for_each_other(analyzer):
     assert half_day.found(bm25, np.arange(len(docs)))[3].all()
 
 
+@pytest.mark.parametrize("question, document, covered", [
+    pytest.param("how much did it cost to unblock the drain", "Invoice: blocked drain cleared, £145.00", True, id="un-"),
+    pytest.param("when does the car have to be NCT'd by", "Your car's NCT is due by 30/11/2026", True, id="clitic"),
+    pytest.param("who did we get to re-shingle the roof", "Summit Ridge Roofing: shingles replaced", True, id="re-"),
+    pytest.param("what's the dentist's fax number", "Lakeview Dental, phone (608) 555-0143", False, id="fax-is-no-form-of-anything"),
+])
+def test_a_word_the_store_lacks_counts_as_the_form_it_has(analyzer, question, document, covered):
+    from brainquery.query.bm25 import SparseBM25
+    from brainquery.query.coverage import TopicTerms
+    docs = [document, "Bins go out on Thursday", "Biscuit's walk at the park"]
+    bm25 = SparseBM25(CONFIG.bm25).fit([analyzer.tokens(d) for d in docs])
+    ignore = set(analyzer.tokens(" ".join(CONFIG.confidence.question_words))) | set(CONFIG.confidence.question_words)
+    topic = TopicTerms.of(question, analyzer, bm25, ignore=ignore)
+    assert bool(topic.found(bm25, np.arange(1)).all()) is covered, topic.terms
+
+
 def test_a_name_asked_about_weighs_as_much_as_the_rarest_word_unless_it_is_everywhere(analyzer):
     from brainquery.query.bm25 import SparseBM25
     from brainquery.query.coverage import TopicTerms

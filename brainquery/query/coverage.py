@@ -19,6 +19,7 @@ store the weights lean to equal, in a large one they are the store's own.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 
 import numpy as np
 
@@ -60,7 +61,10 @@ class TopicTerms:
         does not answer "when was Ada's last dentist appointment"), unless more than
         `name_max_df_share` of the chunks hold it."""
         terms = analyzer.query_terms(question)
-        base = [t for t in dict.fromkeys(t for t, w in terms if w >= 1.0) if t not in ignore]
+        # A word the store never uses may be another form of one it does ("unblock" of
+        # "blocked", "re-shingle" of "shingles", "NCT'd" of "NCT"): then it is that word.
+        base = [t for t in dict.fromkeys(seen_form(t, bm25.vocab_) for t, w in terms if w >= 1.0)
+                if t not in ignore]
         own_alternatives = {t: analyzer.synonyms(t) for t in base}
         # A phrase of the question ("septic tank", "half day") is present where another
         # member of its group is, whole ("septic"; "early release": both words): that
@@ -162,6 +166,28 @@ class TopicTerms:
             unnamed = (~found[:, names]).astype(np.float64) @ self.weights[names] / total
             cover += group_credit * unnamed * np.asarray(to_group, dtype=bool)
         return cover
+
+
+_PREFIXES = ("re", "un", "pre", "dis")
+_SUFFIXES = ("d", "s")
+_MIN_STEM = 3
+
+
+def seen_form(term: str, vocabulary: Mapping[str, int]) -> str:
+    """`term`, or when the vocabulary lacks it, the form the vocabulary has once a prefix
+    (re-, un-, pre-, dis-) or a clitic's last letter ("NCT'd" -> "nctd" -> "nct") is taken
+    off: how a question words what the documents say."""
+    if term in vocabulary:
+        return term
+    for prefix in _PREFIXES:
+        rest = term[len(prefix):]
+        if term.startswith(prefix) and len(rest) > _MIN_STEM and rest in vocabulary:
+            return rest
+    for suffix in _SUFFIXES:
+        rest = term[:-len(suffix)]
+        if term.endswith(suffix) and len(rest) >= _MIN_STEM and rest in vocabulary:
+            return rest
+    return term
 
 
 def topic_idf(df: np.ndarray, n_chunks: int, idf: str, prior_chunks: float,
