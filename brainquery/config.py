@@ -272,6 +272,7 @@ class AnswerSection:
     undated_year_lookback_days: int
     issuer_kinds: tuple[str, ...]
     issuer_types: tuple[str, ...]
+    issuer_cue: str                  # a regex: the question asks who did a job
     max_chars: int
     snippet_chars: int
     conflict_share: float
@@ -339,7 +340,7 @@ class AnswerSection:
 
     def __post_init__(self) -> None:
         # A bad regex fails here, when the config is read, not at the first question.
-        for key in ("record_date_label", "total_label", "owed_label", "owed_cue", "sentence_head", "latest_cue", "retraction_cue",
+        for key in ("issuer_cue", "record_date_label", "total_label", "owed_label", "owed_cue", "sentence_head", "latest_cue", "retraction_cue",
                     "due_cue", "salutation", "retired_value", "currency_mark", "proposal_cue", "former_cue", "transaction_cue", "reminder_cue"):
             try:
                 re.compile(getattr(self, key))

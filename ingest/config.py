@@ -184,6 +184,7 @@ class InvoiceSection:
     number_labels: tuple[str, ...]
     vendor_labels: tuple[str, ...]
     vendor_legal_forms: tuple[str, ...]
+    letterhead_lines: int
     item_exclude_cues: tuple[str, ...]
     max_items: int
     item_max_chars: int

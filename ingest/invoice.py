@@ -361,7 +361,8 @@ def find_vendor(text: str, cfg: InvoiceSection) -> str:
             if value:
                 return value
     forms = "|".join(sorted((re.escape(f) for f in cfg.vendor_legal_forms), key=len, reverse=True))
-    legal = re.compile(rf"(?<!\w)(?:{forms})(?![^\W\d_])", re.IGNORECASE)
+    # "Co." before a place ("Dripsey, Co. Cork") is a county, not a company.
+    legal = re.compile(rf"(?<!\w)(?:{forms})(?![^\W\d_])(?<!co\.(?=\s+[A-Z][a-z]))", re.IGNORECASE)
     candidates: list[str] = []
     for line in text.splitlines():
         for segment in re.split(r"\s{3,}|\s[|·•–]\s|\s-\s", line):
@@ -374,9 +375,28 @@ def find_vendor(text: str, cfg: InvoiceSection) -> str:
             if 2 <= len(words) <= 6 and any(ch.isalpha() for ch in words[0]):
                 candidates.append(name)
     if not candidates:
-        return ""
+        return _letterhead(text, cfg)
     lowered = text.lower()
     return max(candidates, key=lambda c: (lowered.count(c.lower()), -candidates.index(c)))
+
+
+_NAME_WORD = re.compile(r"[^\W\d_][^\W\d_'’.&-]*(?:['’.&-][^\W\d_]*)*['’.]?|&|-|–")
+
+
+def _letterhead(text: str, cfg: InvoiceSection) -> str:
+    """A small business names no legal form: its name heads the page ("DRIPSEY MOTOR
+    WORKS", then its address). The first of the top lines that is a name of two to six
+    capitalised words with no digits, and says nothing of what the document is."""
+    identity = re.compile(r"\b(?:" + "|".join(re.escape(w) for w in (*cfg.invoice_identity, *cfg.receipt_identity))
+                          + r")\b", re.IGNORECASE)
+    for line in [line.strip() for line in text.splitlines() if line.strip()][:cfg.letterhead_lines]:
+        words = line.split()
+        # A name: capitalised ("Cedar Creek Animal Hospital", "DRIPSEY MOTOR WORKS"), not a
+        # customer's "de Lattre Alexis" or an address with its number.
+        if (2 <= len(words) <= 6 and all(_NAME_WORD.fullmatch(w) for w in words) and not identity.search(line)
+                and words[0][0].isupper() and all(w[0].isupper() for w in words if len(w) >= 4)):
+            return line
+    return ""
 
 
 def _column_value(text: str, pos: int) -> str:

@@ -10,6 +10,7 @@ from ingest.invoice import (
     amount_pattern,
     analyse,
     find_total,
+    find_vendor,
     from_einvoice_xml,
     parse_amount,
 )
@@ -376,3 +377,16 @@ _BOTH_KINDS = "PAYMENT RECEIPT\nDate: 31/12/2017\nRoom 1 night  Rs 1939\nGrand T
 ])
 def test_kind_when_the_head_names_both(ingest_config, extra, kind):
     assert analyse(_BOTH_KINDS + extra, ingest_config, UTC).kind == kind
+
+
+@pytest.mark.parametrize("text, vendor", [
+    pytest.param("DRIPSEY MOTOR WORKS\nDripsey, Co. Cork · 026 555 0144\nINVOICE DMW-INV-23-0627\n"
+                 "Total (incl. VAT) €315.00\n", "DRIPSEY MOTOR WORKS", id="a-county-is-no-company"),
+    pytest.param("Cedar Creek Animal Hospital\n2200 Oak Road, Alder Falls\nReceipt R-230508-0127\nTotal $212.00\n",
+                 "Cedar Creek Animal Hospital", id="a-letterhead-without-a-legal-form"),
+    pytest.param("de Lattre Alexis\n12 rue des Lilas\nFacture 2022089083\nTotal TTC : 56,02 €\n", "",
+                 id="a-customer-block-is-no-letterhead"),
+    pytest.param("Tax Invoice\nKC-INV-88412\nTotal $1,149.00\n", "", id="what-the-document-is-names-no-one"),
+])
+def test_the_vendor_is_the_business_that_heads_the_page(ingest_config, text, vendor):
+    assert find_vendor(text, ingest_config.invoice) == vendor

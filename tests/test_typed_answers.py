@@ -205,6 +205,19 @@ def test_who_did_a_job_billed_by_mail_is_the_business_that_billed_it(tmp_path):
     assert "furnace installed" in result["evidence"]["text"]
 
 
+def test_who_did_a_job_is_the_business_whose_mail_domain_its_signature_spells(tmp_path):
+    brain = _brain_with(tmp_path, "gutters.eml",
+        "From: Sean Buckley <sean@clearflow-gutters.example>\nTo: Niamh <niamh@example.org>\n"
+        "Subject: Gutters - 12 Ashgrove Terrace\nDate: Tue, 15 Sep 2020 09:00:00 +0100\n\n"
+        "Hi Niamh,\n\nJust to confirm I cleared the gutters and downpipes front and back yesterday.\n\n"
+        "Amount: €120 (cash received, thanks a million).\n\nSean Buckley\nClearFlow Gutters\n087 555 0161\n")
+    result = brain.ask("who did we use for the gutters back in 2020", now=NOW).to_dict()
+    assert result["answer"].startswith("ClearFlow Gutters"), result["answer"]
+    # Asked who someone is, not who did a job, the letter's sender is no answer.
+    teacher = brain.ask("who is niamh's gutter teacher", now=NOW).to_dict()
+    assert not (teacher["answer"] or "").startswith("ClearFlow"), teacher["answer"]
+
+
 @pytest.mark.parametrize("question, kind", [
     ("number for luis the roofing guy?", "phone"),
     ("who's our vet? need the number", "phone"),

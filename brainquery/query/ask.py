@@ -30,7 +30,7 @@ from .relative_dates import resolve as resolve_relative
 from .rank import Ranked, Ranker
 from .router import PATTERNS, Route, Router, load_router
 from .scorers import Query, dense_trust
-from ..textproc import Analyzer
+from ..textproc import Analyzer, fold
 from .timewindow import TimeWindow
 
 _NAME = re.compile(r"\b([A-Z][a-z]+)(?:['’]s)?\b")
@@ -52,6 +52,8 @@ LEVELS = ("fresh", "found", "outdated", "stale", "unknown")
 
 
 _YEAR_ASKED = re.compile(r"\b(?:19|20)\d{2}\b")
+_MIN_ORGANISATION_CHARS = 4     # a mail domain shorter than this spells no business name
+_MAX_ORGANISATION_WORDS = 6     # a signature's business line, not a sentence that names it
 _POSSESSIVE = re.compile(r"\b([^\W\d_]+)['’]s\b")
 
 
@@ -250,7 +252,7 @@ class Asker:
             # (another speaker's words on the subject): nothing answers.
             return AskResult(answer=None, confidence=0.0, message=IDK, conflicts=[],
                              coverage=round(top_cover, 4), level="unknown", **base)
-        issuer = self._issuer(top.doc) if kind in self.config.answer.issuer_kinds else ""
+        issuer = self._issuer(top.doc, question) if kind in self.config.answer.issuer_kinds else ""
         if issuer:
             text = extract.text if issuer.casefold() in extract.text.casefold() else f"{issuer} — {extract.text}"
             extract = dataclasses.replace(extract, text=text, value=answers.normalise_value(issuer), shown=issuer)
@@ -333,19 +335,30 @@ class Asker:
                          level=level, answer_kind=kind if value_answer else "sentence",
                          evidence=evidence if extract.text else None, **base)
 
-    def _issuer(self, doc: int) -> str:
+    def _issuer(self, doc: int, question: str) -> str:
         """Who issued a bill: its vendor, or the business that mailed it (not a person
-        writing from a mailbox anyone can have)."""
+        writing from a mailbox anyone can have). Asked who did a job ("who did we use for
+        the gutters", `issuer_cue`), any letter from a business answers by that business:
+        the line of its signature that spells its mail domain ("ClearFlow Gutters" from
+        sean@clearflow-gutters.example), else its sender's name."""
         meta = self.index.docs[doc]
-        if str(meta.get("doc_type", "")) not in self.config.answer.issuer_types:
+        billed = str(meta.get("doc_type", "")) in self.config.answer.issuer_types
+        if not billed and not answers.compiled_regex(self.config.answer.issuer_cue).search(question):
             return ""
         vendor = str(meta.get("invoice_vendor") or "").strip()
         if vendor:
             return vendor
         sender = str(meta.get("from") or "")
         _, domain = address_parts(sender)
-        name = display_name(sender)
-        return name if name and domain and domain not in self.config.ambiguity.webmail_domains else ""
+        if not domain or domain in self.config.ambiguity.webmail_domains:
+            return ""
+        label = re.sub(r"[^a-z0-9]", "", domain.split(".")[0].casefold())
+        if len(label) >= _MIN_ORGANISATION_CHARS:
+            for line in self._doc_text(doc, with_title=False).splitlines():
+                letters = re.sub(r"[^a-z0-9]", "", fold(line).casefold())
+                if letters.startswith(label) and len(line.split()) <= _MAX_ORGANISATION_WORDS:
+                    return line.strip()
+        return display_name(sender)
 
     def _ask_back(self, question: str, ambiguity: Ambiguity, query: Query,
                   term_weights: dict[str, float], base: dict[str, Any]) -> AskResult:
