@@ -363,6 +363,11 @@ def test_a_value_under_another_kinds_label_is_not_the_one_asked_for():
     text = "Installed Kestrel ProLine KP50-40NV water heater, 50 gallons, serial 2401A118734998."
     assert answer_of(text, "water heater model #", "model").shown == "KP50-40NV"
     assert answer_of(text, "water heater serial number", "serial").shown == "2401A118734998"
+    # "Serial number:" labels its value as "serial" does; a model may end in lower case.
+    invoice = ("Installer: Shane Holt\nSerial number: AT50-2519-8834\nDescription Amount\n"
+               "Aerotherm HV-50i 5.0kW high-wall heat pump (lounge) $2,690.00\n")
+    assert answer_of(invoice, "what model heat pump did we get", "model").shown == "HV-50i"
+    assert answer_of(invoice, "heat pump serial number", "serial").shown == "AT50-2519-8834"
 
 
 def test_a_line_that_only_repeats_the_name_asked_about_is_not_the_answer(tmp_path):
