@@ -569,6 +569,17 @@ def test_asked_what_something_cost_a_letter_stating_no_amount_is_no_answer(tmp_p
                                    pattern="historical").answer or "")
 
 
+def test_a_year_named_only_as_when_the_next_one_is_due_is_not_when_anything_happened(tmp_path):
+    folder = household(tmp_path / "in")
+    mail(folder, "service-2023.eml", datetime(2023, 9, 19, 10, tzinfo=UTC), "Service completed",
+         "Serviced the oil boiler today, all running well. Next service recommended September 2024.",
+         sender="Lee Valley Heating <colm@leevalleyheating.example>")
+    brain = ingested(tmp_path, folder)
+    asked = brain.ask("who serviced the boiler in 2024", now=ASK_NOW, pattern="historical")
+    assert asked.answer is None and asked.message == IDK, (asked.answer, asked.message)
+    assert brain.ask("who serviced the boiler in 2023", now=ASK_NOW, pattern="historical").answer
+
+
 def test_the_value_a_household_used_to_have_is_the_one_before_the_current(tmp_path):
     folder = household(tmp_path / "in")
     sender = "Greenstream Waste <accounts@greenstream.example>"

@@ -493,11 +493,22 @@ class Asker:
             starts = index.occ_start[occurrences].astype("datetime64[s]").astype("datetime64[Y]")
             years |= {str(y) for y in np.unique(starts)}
         for year in _YEAR_ASKED.findall(query.text):
+            if year in years:
+                continue
             column = index.bm25.vocab_.get(year)
-            mentioned = column is not None and bool(index.bm25.weights_[rows, column].nnz)
-            if year not in years and not mentioned:
+            if column is None or not index.bm25.weights_[rows, column].nnz:
+                return False
+            if query.route.pattern in self.config.answer.past_patterns and self._only_due_in(ranked.doc, year):
+                # "Next service recommended September 2024" in 2023's service letter: that
+                # year is when the next one was due, not when anything happened.
                 return False
         return True
+
+    def _only_due_in(self, doc: int, year: str) -> bool:
+        """Does every line of the document that names `year` name it as when something is due?"""
+        due = answers.compiled_regex(self.config.answer.due_cue)
+        lines = [line for line in self._doc_text(doc).splitlines() if re.search(rf"\b{year}\b", line)]
+        return bool(lines) and all(due.search(line) for line in lines)
 
     def _asked_names(self, question: str, when: set[str]) -> set[str]:
         """The stemmed names the question asks about: written capitalised mid-question, or
