@@ -158,6 +158,9 @@ class ScoringSection:
     coord_power: float
     coverage_prior_chunks: float
     coverage_prior_df_share: float
+    coverage_word_prefixes: tuple[str, ...]   # "unblock" counts as "block" where only that is used
+    coverage_word_suffixes: tuple[str, ...]   # "NCT'd" ("nctd") as "nct"
+    coverage_word_min_stem: int               # ... leaving at least this many letters
     coverage_name_share: float
     coverage_name_max_df_share: float
     group_salutation: str

@@ -347,11 +347,13 @@ def test_a_phrases_own_words_never_stand_in_for_each_other(analyzer):
 ])
 def test_a_word_the_store_lacks_counts_as_the_form_it_has(analyzer, question, document, covered):
     from brainquery.query.bm25 import SparseBM25
-    from brainquery.query.coverage import TopicTerms
+    from brainquery.query.coverage import TopicTerms, WordForms
     docs = [document, "Bins go out on Thursday", "Biscuit's walk at the park"]
     bm25 = SparseBM25(CONFIG.bm25).fit([analyzer.tokens(d) for d in docs])
     ignore = set(analyzer.tokens(" ".join(CONFIG.confidence.question_words))) | set(CONFIG.confidence.question_words)
-    topic = TopicTerms.of(question, analyzer, bm25, ignore=ignore)
+    scoring = CONFIG.scoring
+    forms = WordForms(scoring.coverage_word_prefixes, scoring.coverage_word_suffixes, scoring.coverage_word_min_stem)
+    topic = TopicTerms.of(question, analyzer, bm25, ignore=ignore, forms=forms)
     assert bool(topic.found(bm25, np.arange(1)).all()) is covered, topic.terms
 
 

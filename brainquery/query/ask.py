@@ -21,8 +21,8 @@ from .entities import address_parts, display_name, name_key
 from .anchor import anchored_window, find_anchor
 from ..storage.chunking import join_chunks
 from ..config import Config
-from .coverage import TopicTerms
-from .decay import SECONDS_PER_DAY, staleness
+from .coverage import TopicTerms, WordForms
+from .decay import SECONDS_PER_DAY, horizon_days, staleness
 from .occurrences import Series, day_words, event_answer, field_asked
 from .question import QuestionError, check_question  # noqa: F401 (importers name them here)
 from .query_index import QueryIndex
@@ -466,7 +466,9 @@ class Asker:
         prior = dict(prior_chunks=scoring.coverage_prior_chunks,
                      prior_df_share=scoring.coverage_prior_df_share,
                      names=names, name_share=scoring.coverage_name_share,
-                     name_max_df_share=scoring.coverage_name_max_df_share)
+                     name_max_df_share=scoring.coverage_name_max_df_share,
+                     forms=WordForms(scoring.coverage_word_prefixes, scoring.coverage_word_suffixes,
+                                     scoring.coverage_word_min_stem))
         kind = answers.expected_kind(question, self.config.answer)
         # The words that name the kind of value asked for ("the dentist's phone number"): the
         # value itself is the evidence (answer_type), a letter need not say "phone".
@@ -498,9 +500,12 @@ class Asker:
             column = index.bm25.vocab_.get(year)
             if column is None or not index.bm25.weights_[rows, column].nnz:
                 return False
-            if query.route.pattern in self.config.answer.past_patterns and self._only_due_in(ranked.doc, year):
+            due = answers.compiled_regex(self.config.answer.due_cue)
+            if (query.route.pattern in self.config.answer.past_patterns and not due.search(query.text)
+                    and self._only_due_in(ranked.doc, year)):
                 # "Next service recommended September 2024" in 2023's service letter: that
-                # year is when the next one was due, not when anything happened.
+                # year is when the next one was due (which a question may ask), not when
+                # anything happened.
                 return False
         return True
 
@@ -944,7 +949,7 @@ class Asker:
         meta = self.index.docs[top.doc]
         cfg = self.config.confidence
         type_name = str(meta.get("doc_type", ""))
-        horizon = cfg.stale_days_by_type.get(type_name, cfg.stale_days)
+        horizon = horizon_days(cfg, type_name)
         # A plan for a day still ahead (an event; the answer's own "next service due
         # 19/10/2027"; for a logistical question, a recent enough letter naming one) is the
         # plan as it stands: nothing has overtaken it.
@@ -983,11 +988,10 @@ class Asker:
 
     def _days_in(self, doc: int, text: str) -> list[date]:
         """The days a passage of a dated document names, read against the document's date."""
-        written = _epoch(self.index, doc)
-        if not text or not np.isfinite(written):
+        written = self._written(doc)
+        if not text or written is None:
             return []
-        found = answers.dates_in(text, datetime.fromtimestamp(written, UTC).date(), self.config.answer)
-        return [day for _, day in found if day is not None]
+        return [day for _, day in answers.dates_in(text, written, self.config.answer) if day is not None]
 
     def _source(self, ranked: Ranked, term_weights: dict[str, float]) -> Source:
         meta = self.index.docs[ranked.doc]

@@ -51,7 +51,7 @@ class TopicTerms:
            window_subject: set[str] = frozenset(),
            prior_chunks: float = 0.0, prior_df_share: float = 0.0,
            names: set[str] = frozenset(), name_share: float = 0.0,
-           name_max_df_share: float = 1.0) -> "TopicTerms":
+           name_max_df_share: float = 1.0, forms: "WordForms | None" = None) -> "TopicTerms":
         """`ignore`: stemmed words that are not topic words (question words, the window's);
         `window_subject`: the stemmed words of the window that are also its subject.
         `prior_chunks`, `prior_df_share`: the prior the IDF weights are smoothed with (0:
@@ -59,11 +59,13 @@ class TopicTerms:
         weighs at least `name_share` of its rarest word (a household member's name is in
         a good share of the store, so its IDF is low, yet a document about someone else
         does not answer "when was Ada's last dentist appointment"), unless more than
-        `name_max_df_share` of the chunks hold it."""
+        `name_max_df_share` of the chunks hold it. `forms`: how a word the store lacks may
+        be another form of one it has (none: taken as it is)."""
         terms = analyzer.query_terms(question)
         # A word the store never uses may be another form of one it does ("unblock" of
         # "blocked", "re-shingle" of "shingles", "NCT'd" of "NCT"): then it is that word.
-        base = [t for t in dict.fromkeys(seen_form(t, bm25.vocab_) for t, w in terms if w >= 1.0)
+        forms = forms or WordForms()
+        base = [t for t in dict.fromkeys(forms.seen(t, bm25.vocab_) for t, w in terms if w >= 1.0)
                 if t not in ignore]
         own_alternatives = {t: analyzer.synonyms(t) for t in base}
         # A phrase of the question ("septic tank", "half day") is present where another
@@ -168,26 +170,27 @@ class TopicTerms:
         return cover
 
 
-_PREFIXES = ("re", "un", "pre", "dis")
-_SUFFIXES = ("d", "s")
-_MIN_STEM = 3
+@dataclasses.dataclass(frozen=True)
+class WordForms:
+    """Affixes a question may put on a word the documents use: a word the store lacks
+    that is one of its words with a prefix (re-, un-: "unblock" of "blocked") or a
+    clitic's last letter ("NCT'd" -> "nctd" -> "nct") is that word."""
+    prefixes: tuple[str, ...] = ()
+    suffixes: tuple[str, ...] = ()
+    min_stem: int = 1
 
-
-def seen_form(term: str, vocabulary: Mapping[str, int]) -> str:
-    """`term`, or when the vocabulary lacks it, the form the vocabulary has once a prefix
-    (re-, un-, pre-, dis-) or a clitic's last letter ("NCT'd" -> "nctd" -> "nct") is taken
-    off: how a question words what the documents say."""
-    if term in vocabulary:
+    def seen(self, term: str, vocabulary: Mapping[str, int]) -> str:
+        if term in vocabulary:
+            return term
+        for prefix in self.prefixes:
+            rest = term[len(prefix):]
+            if term.startswith(prefix) and len(rest) >= self.min_stem and rest in vocabulary:
+                return rest
+        for suffix in self.suffixes:
+            rest = term[:-len(suffix)]
+            if term.endswith(suffix) and len(rest) >= self.min_stem and rest in vocabulary:
+                return rest
         return term
-    for prefix in _PREFIXES:
-        rest = term[len(prefix):]
-        if term.startswith(prefix) and len(rest) > _MIN_STEM and rest in vocabulary:
-            return rest
-    for suffix in _SUFFIXES:
-        rest = term[:-len(suffix)]
-        if term.endswith(suffix) and len(rest) >= _MIN_STEM and rest in vocabulary:
-            return rest
-    return term
 
 
 def topic_idf(df: np.ndarray, n_chunks: int, idf: str, prior_chunks: float,

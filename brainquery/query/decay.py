@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
 import numpy as np
 
-from ..config import Config, DecayModel, PeriodWeight, RivalRule
+from ..config import ConfidenceSection, Config, DecayModel, PeriodWeight, RivalRule
 if TYPE_CHECKING:   # the scorers' shared types; scorers.py imports this module
     from .query_index import QueryIndex
     from .router import Route
@@ -264,7 +264,12 @@ def staleness(route: Route, age: float, type_name: str, ahead: bool, standing: b
         return ("outdated", 0.5) if route.pattern == "logistical" else ("undated", 0.0)
     if route.pattern == "logistical" and age <= cfg.fresh_days:
         return "fresh", 0.0
-    horizon = cfg.stale_days_by_type.get(type_name, cfg.stale_days)
+    horizon = horizon_days(cfg, type_name)
     if standing or horizon <= 0 or age <= horizon:
         return "found", 0.0
     return ("stale" if route.pattern == "logistical" else "old"), 1.0
+
+
+def horizon_days(cfg: ConfidenceSection, type_name: str) -> float:
+    """How many days a source of this type stays current by age alone (0: always)."""
+    return cfg.stale_days_by_type.get(type_name, cfg.stale_days)
