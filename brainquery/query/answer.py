@@ -197,14 +197,12 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
     context[:-1] += overlap[1:]
     rival = _rival_label(cfg, kind)
     retired = compiled_regex(cfg.retired_value) if kind in cfg.retraction_kinds else None
-    found = [_longest(span, s, rival, retired) if span else None for s in sentences]
-    if span is not None:
-        # A table row holds one value per column ("Buildings £325,000 £350" under "Section
-        # Sum insured Excess"): the question naming a column picks that column's value.
-        columns = _column_values(sentences, span, term_weights, tokenize, cfg, rate, retired)
-        found = [c or f for (c, _), f in zip(columns, found)]
-    else:
-        columns = [(None, False)] * len(sentences)
+    spans_of = [list(span.finditer(s)) for s in sentences] if span else [[] for _ in sentences]
+    found = [_longest_of(m, s, rival, retired) for m, s in zip(spans_of, sentences)]
+    # A table row holds one value per column ("Buildings £325,000 £350" under "Section Sum
+    # insured Excess"): the question naming a column picks that column's value.
+    columns = _column_values(sentences, spans_of, term_weights, tokenize, cfg, rate, retired)
+    found = [c or f for (c, _), f in zip(columns, found)]
     if kind in cfg.total_kinds:
         currency = compiled_regex(cfg.currency_mark)
         if any(f and currency.search(f) for f in found):
@@ -304,7 +302,7 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
 _WORD = re.compile(r"[^\W\d_][\w'’-]*")
 
 
-def _column_values(sentences: Sequence[str], span: re.Pattern, term_weights: dict[str, float],
+def _column_values(sentences: Sequence[str], spans_of: Sequence[list[re.Match]], term_weights: dict[str, float],
                    tokenize: Callable[[Sequence[str]], list[list[str]]], cfg: AnswerSection,
                    rate: re.Pattern | None, retired: re.Pattern | None) -> list[tuple[str | None, bool]]:
     """For each table row (a line with two or more values of the kind asked), the value in
@@ -317,7 +315,9 @@ def _column_values(sentences: Sequence[str], span: re.Pattern, term_weights: dic
     insured Excess" over "£325,000 £350": "excess" is the last value, "insured" the one
     before it)."""
     out: list[tuple[str | None, bool]] = [(None, False)] * len(sentences)
-    rows = [_current(list(span.finditer(s)), s, retired) for s in sentences]
+    if all(len(m) < 2 for m in spans_of):
+        return out
+    rows = [_current(m, s, retired) for m, s in zip(spans_of, sentences)]
     heading_words: dict[int, tuple[list[str], np.ndarray] | None] = {}
     for i, values in enumerate(rows):
         # "Weight: 34.5 lb (33.2 lb on 06/03/2025)" is a labelled value, not a table row.
@@ -643,8 +643,14 @@ def _longest(span: re.Pattern, sentence: str, rival: re.Pattern | None = None,
     """The longest span in `sentence`, skipping one that another kind's label names
     ("serial 2401A118734" is no model number) and, beside another, one the sentence says
     was replaced ("goes from €32 to €35.50", "£38.00 (was £35.50)")."""
-    matches = _current([m for m in span.finditer(sentence)
-                        if rival is None or not rival.search(sentence, 0, m.start())], sentence, retired)
+    return _longest_of(list(span.finditer(sentence)), sentence, rival, retired)
+
+
+def _longest_of(found: list[re.Match], sentence: str, rival: re.Pattern | None = None,
+                retired: re.Pattern | None = None) -> str | None:
+    """`_longest` over the span matches already found in `sentence`."""
+    matches = _current([m for m in found if rival is None or not rival.search(sentence, 0, m.start())],
+                       sentence, retired)
     return max((m.group(0) for m in matches), key=len) if matches else None
 
 
