@@ -340,8 +340,6 @@ class AnswerSection:
     # Kinds with spans precise enough that, when a document holds one, only a sentence
     # holding one answers (a model-number pattern also matches part numbers: not those).
     span_only_kinds: tuple[str, ...]
-    # Kinds whose value is the whole answer: none stated by a leading document, "I don't know".
-    value_required_kinds: tuple[str, ...]
 
     def __post_init__(self) -> None:
         # A bad regex fails here, when the config is read, not at the first question.

@@ -554,21 +554,6 @@ def test_age_alone_warns_only_past_a_sources_horizon(tmp_path):
     assert "18.00" in (price.answer or "") and is_stale_message(price.message), price.message
 
 
-def test_asked_what_something_cost_a_letter_stating_no_amount_is_no_answer(tmp_path):
-    folder = household(tmp_path / "in")
-    mail(folder, "manual.eml", ASK_NOW - timedelta(days=30), "Heat pump error codes",
-         "E1 Room temperature sensor fault - call service. E3 Indoor fan motor fault - call service.",
-         sender="Aerotherm <help@aerotherm.example>")
-    brain = ingested(tmp_path, folder)
-    result = brain.ask("what did we pay for the heat pump service", now=ASK_NOW, pattern="historical")
-    assert result.answer is None and result.message == IDK, (result.answer, result.message)
-    mail(folder, "bill.eml", ASK_NOW - timedelta(days=20), "Heat pump service - invoice",
-         "Annual heat pump service: filters, coils and drain. Total $149.00", sender="CoolBreeze <a@coolbreeze.example>")
-    brain.ingest([folder], now=INGEST_NOW)
-    assert "$149.00" in (brain.ask("what did we pay for the heat pump service", now=ASK_NOW,
-                                   pattern="historical").answer or "")
-
-
 def test_a_year_named_only_as_when_the_next_one_is_due_is_not_when_anything_happened(tmp_path):
     folder = household(tmp_path / "in")
     mail(folder, "service-2023.eml", datetime(2023, 9, 19, 10, tzinfo=UTC), "Service completed",

@@ -243,11 +243,6 @@ class Asker:
             # "How much did Nana's 70th come to": the calendar entry names it all but costs
             # nothing; the hotel's receipt just below it says what it came to.
             lead = next((r for r in leading if self._extract(r.doc, kind, term_weights).shown), lead)
-            if kind in self.config.answer.value_required_kinds and not self._extract(lead.doc, kind, term_weights).shown:
-                # Asked what something cost and no leading document states an amount: the
-                # manual that mentions a "service" does not say what the car's service cost.
-                return AskResult(answer=None, confidence=0.0, message=IDK, conflicts=[],
-                                 coverage=round(top_cover, 4), level="unknown", **base)
         if lead is not ranked[0]:
             ranked = [lead] + [r for r in ranked if r is not lead]
         top = ranked[0]
