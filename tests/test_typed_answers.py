@@ -107,6 +107,10 @@ def test_a_table_rows_value_is_in_the_column_the_question_names(text, question, 
 def test_a_labelled_value_with_an_earlier_one_in_brackets_is_no_table_row():
     text = "Patient: Biscuit (canine)\nWeight: 34.5 lb (33.2 lb on 06/03/2025)\n"
     assert answer_of(text, "what does the dog weigh", "weight").shown == "34.5 lb"
+    # The line's own label, not a "Goal weight:" further down, says what it weighs.
+    summary = ("FINDINGS\n- Weight: 11.8 lb (up from 10.6 lb last August).\nRECOMMENDATIONS\n"
+               "- Goal weight: about 10.5 lb by her next visit.\n")
+    assert answer_of(summary, "What did the vet say about Maggie's weight?", "weight").shown == "11.8 lb"
 
 
 def test_a_labelled_value_yields_to_the_line_the_question_names():
