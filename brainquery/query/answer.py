@@ -25,6 +25,7 @@ _MIN_TURNS, _MIN_VOICES = 2, 2     # what makes lines opening "Name:" a conversa
 _SPEAKER = re.compile(r"^[ \t]*([A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*){0,2}):[ \t]", re.MULTILINE)
 _SENTENCE_END = re.compile(_NOT_AN_END + r"(?<!\b[A-Z]\.)(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])"
                            r"|\n\s*\n|\n(?=\s*[-*•]\s)|\n(?=[A-Z][\w /&-]{0,40}:)")
+_MAYBE_END = re.compile(r"[.!?]\s")
 _SPACE = re.compile(r"\s+")
 # A day written in numbers whose first two may be read either way round (01-12 both).
 _NUMERIC_DAY = re.compile(r"\b(0?[1-9]|1[0-2])[/.-](0?[1-9]|1[0-2])[/.-]\d{2,4}\b")
@@ -84,7 +85,10 @@ def split_with_speakers(text: str, wrapped_line_chars: int = 0) -> list[tuple[st
         speaker = match.group(1).casefold() if match else None
         # A numbered item's "1." ends no sentence: it opens the item.
         number = _NUMBERED.match(block)
-        pieces = _SENTENCE_END.split(block[number.end():] if number else block)
+        rest = block[number.end():] if number else block
+        # A line without ". " (most of a letter's) has no sentence end to split at: the
+        # lookbehinds of _SENTENCE_END need not be tried at every position of it.
+        pieces = _SENTENCE_END.split(rest) if _MAYBE_END.search(rest) else [rest]
         if number:
             pieces[0] = number.group(0) + pieces[0]
         for piece in pieces:
