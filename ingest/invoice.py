@@ -362,7 +362,7 @@ def find_vendor(text: str, cfg: InvoiceSection) -> str:
                 return value
     forms = "|".join(sorted((re.escape(f) for f in cfg.vendor_legal_forms), key=len, reverse=True))
     # "Co." before a place ("Dripsey, Co. Cork") is a county, not a company.
-    legal = re.compile(rf"(?<!\w)(?:{forms})(?![^\W\d_])(?<!co\.(?=\s+[A-Z][a-z]))", re.IGNORECASE)
+    legal = re.compile(rf"(?<!\w)(?:{forms})(?![^\W\d_])(?<!co\.(?=\s+(?-i:[A-Z][a-z])))", re.IGNORECASE)
     candidates: list[str] = []
     for line in text.splitlines():
         for segment in re.split(r"\s{3,}|\s[|·•–]\s|\s-\s", line):
