@@ -136,6 +136,8 @@ def test_junk_runs_are_not_words(analyzer):
     pytest.param("when did we buy the washing machine", "order", id="buy-to-order"),
     pytest.param("who fitted our boiler", "installation", id="fitted-to-installation"),
     pytest.param("what's the excess on the house insurance", "deductible", id="excess-to-deductible"),
+    pytest.param("password for the visitors' network", "guest", id="visitor-to-guest"),
+    pytest.param("how much is the house insured for", "dwelling", id="house-to-dwelling"),
 ])
 def test_questions_are_expanded_with_synonyms(analyzer, question, also_searched):
     expansions = _expansions(analyzer, question)
