@@ -322,23 +322,26 @@ def test_a_several_word_synonym_covers_a_question_word_only_whole(analyzer):
     assert 0.0 < coverage[1] < 1.0 and 0.0 < coverage[2] < 1.0
 
 
-def test_a_phrases_own_words_never_stand_in_for_each_other(analyzer):
+def _found(analyzer, question: str, docs: list[str], **options) -> tuple[tuple[str, ...], np.ndarray]:
+    """The question's topic terms, and which of them each of `docs` mentions."""
     from brainquery.query.bm25 import SparseBM25
     from brainquery.query.coverage import TopicTerms
+    bm25 = SparseBM25(CONFIG.bm25).fit([analyzer.tokens(d) for d in docs])
+    topic = TopicTerms.of(question, analyzer, bm25, **options)
+    return topic.terms, topic.found(bm25, np.arange(len(docs)))
+
+
+def test_a_phrases_own_words_never_stand_in_for_each_other(analyzer):
     docs = ["Oil tank and supply line inspected",
             "The septic was pumped out on Tuesday",
             "Septic pumping done, tank clean",
             "Friday is an early release day"]
-    bm25 = SparseBM25(CONFIG.bm25).fit([analyzer.tokens(d) for d in docs])
-    septic = TopicTerms.of("septic tank", analyzer, bm25, ignore=set())
-    terms = list(septic.terms)
-    found = septic.found(bm25, np.arange(len(docs)))
+    terms, found = _found(analyzer, "septic tank", docs, ignore=set())
     # The oil tank is a tank, not the septic tank; the septic (a member of the group whole)
     # is the septic tank, and so is "septic pumping".
     assert not found[0, terms.index("septic")]
     assert found[1].all() and found[2].all()
-    half_day = TopicTerms.of("half day", analyzer, bm25, ignore=set())
-    assert half_day.found(bm25, np.arange(len(docs)))[3].all()
+    assert _found(analyzer, "half day", docs, ignore=set())[1][3].all()
 
 
 @pytest.mark.parametrize("question, document, covered", [
@@ -348,15 +351,13 @@ def test_a_phrases_own_words_never_stand_in_for_each_other(analyzer):
     pytest.param("what's the dentist's fax number", "Lakeview Dental, phone (608) 555-0143", False, id="fax-is-no-form-of-anything"),
 ])
 def test_a_word_the_store_lacks_counts_as_the_form_it_has(analyzer, question, document, covered):
-    from brainquery.query.bm25 import SparseBM25
-    from brainquery.query.coverage import TopicTerms, WordForms
-    docs = [document, "Bins go out on Thursday", "Biscuit's walk at the park"]
-    bm25 = SparseBM25(CONFIG.bm25).fit([analyzer.tokens(d) for d in docs])
+    from brainquery.query.coverage import WordForms
     ignore = set(analyzer.tokens(" ".join(CONFIG.confidence.question_words))) | set(CONFIG.confidence.question_words)
     scoring = CONFIG.scoring
     forms = WordForms(scoring.coverage_word_prefixes, scoring.coverage_word_suffixes, scoring.coverage_word_min_stem)
-    topic = TopicTerms.of(question, analyzer, bm25, ignore=ignore, forms=forms)
-    assert bool(topic.found(bm25, np.arange(1)).all()) is covered, topic.terms
+    terms, found = _found(analyzer, question, [document, "Bins go out on Thursday", "Biscuit's walk at the park"],
+                          ignore=ignore, forms=forms)
+    assert bool(found[0].all()) is covered, terms
 
 
 def test_a_name_asked_about_weighs_as_much_as_the_rarest_word_unless_it_is_everywhere(analyzer):
