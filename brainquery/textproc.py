@@ -205,10 +205,6 @@ class Analyzer:
         """The content terms of each member of a synonym group, one tuple a member."""
         return self._group_members[group]
 
-    def group_terms(self, group: int) -> tuple[str, ...]:
-        """The content terms of every member of a synonym group."""
-        return self._group_terms[group]
-
     @property
     def fingerprint(self) -> str:
         """Changes whenever the analysis of a document would: a model fitted with another
