@@ -554,6 +554,16 @@ def test_age_alone_warns_only_past_a_sources_horizon(tmp_path):
     assert "18.00" in (price.answer or "") and is_stale_message(price.message), price.message
 
 
+def test_an_undated_note_beside_the_record_does_not_stop_the_last_time(tmp_path):
+    folder = household(tmp_path / "in")
+    (folder / "boiler.md").write_text("Boiler notes\n\nBoiler serviced by Colm, next one booked with Colm "
+                                      "for the spring.\n", encoding="utf-8")
+    mail(folder, "done.eml", datetime(2025, 9, 16, 10, tzinfo=UTC), "Boiler service done",
+         "Your boiler service was completed today.", sender="Lee Valley <c@leevalley.example>")
+    result = ingested(tmp_path, folder).ask("when was the boiler last serviced", now=ASK_NOW)
+    assert "2025" in (result.answer or ""), result.answer
+
+
 def test_a_year_named_only_as_when_the_next_one_is_due_is_not_when_anything_happened(tmp_path):
     folder = household(tmp_path / "in")
     mail(folder, "service-2023.eml", datetime(2023, 9, 19, 10, tzinfo=UTC), "Service completed",

@@ -489,24 +489,23 @@ class Asker:
         if occurrences.size:
             starts = index.occ_start[occurrences].astype("datetime64[s]").astype("datetime64[Y]")
             years |= {str(y) for y in np.unique(starts)}
+        due = answers.compiled_regex(self.config.answer.due_cue)
         for year in _YEAR_ASKED.findall(query.text):
             if year in years:
                 continue
             column = index.bm25.vocab_.get(year)
             if column is None or not index.bm25.weights_[rows, column].nnz:
                 return False
-            due = answers.compiled_regex(self.config.answer.due_cue)
             if (query.route.pattern in self.config.answer.past_patterns and not due.search(query.text)
-                    and self._only_due_in(ranked.doc, year)):
+                    and self._only_due_in(ranked.doc, year, due)):
                 # "Next service recommended September 2024" in 2023's service letter: that
                 # year is when the next one was due (which a question may ask), not when
                 # anything happened.
                 return False
         return True
 
-    def _only_due_in(self, doc: int, year: str) -> bool:
+    def _only_due_in(self, doc: int, year: str, due: re.Pattern) -> bool:
         """Does every line of the document that names `year` name it as when something is due?"""
-        due = answers.compiled_regex(self.config.answer.due_cue)
         lines = [line for line in self._doc_text(doc).splitlines() if re.search(rf"\b{year}\b", line)]
         return bool(lines) and all(due.search(line) for line in lines)
 
@@ -602,7 +601,7 @@ class Asker:
         values = {}
         for r in self._competing(pool[0], pool):
             value = self._extract(r.doc, kind, term_weights).value
-            if value is not None and not np.isnan(_epoch(self.index, r.doc)):
+            if value is not None and self._written(r.doc) is not None:
                 values[r.doc] = (value, r)
         by_age = sorted(values.values(), key=lambda vr: -_epoch(self.index, vr[1].doc))
         current = by_age[0][0] if by_age else None
@@ -645,11 +644,10 @@ class Asker:
             return ranked
         days: dict[int, date] = {}
         for r in self._competing(lead, pool):
-            written = _epoch(self.index, r.doc)
-            if (np.isnan(written) or written > now or self.index.doc_type[r.doc] == self._event_code
-                    or r.doc in plans):
+            written_day = self._written(r.doc)
+            if (written_day is None or _epoch(self.index, r.doc) > now
+                    or self.index.doc_type[r.doc] == self._event_code or r.doc in plans):
                 continue
-            written_day = datetime.fromtimestamp(written, UTC).date()
             extract = self._extract(r.doc, kind, term_weights)
             if extract.shown and not self._due(r.doc, extract.shown, due):
                 day = answers.date_of(extract.shown, written_day, cfg.answer.undated_year_lookback_days)
@@ -677,7 +675,8 @@ class Asker:
         it names."""
         cfg = self.config.answer
         meta = self.index.docs[doc]
-        if np.isnan(_epoch(self.index, doc)) or meta.get("doc_type") in cfg.record_types:
+        written = self._written(doc)
+        if written is None or meta.get("doc_type") in cfg.record_types:
             return False
         if answers.compiled_regex(cfg.proposal_cue).search(str(meta.get("title", ""))):
             return True
@@ -690,7 +689,6 @@ class Asker:
         if any(not dated.search(text[m.end():m.end() + cfg.due_date_gap_chars]) for m in cue.finditer(text)):
             return True
         due = answers.compiled_regex(cfg.due_cue)
-        written = datetime.fromtimestamp(_epoch(self.index, doc), UTC).date()
         # (A note's own "Date:" line is when it was written, not a day it speaks of.)
         days = [day for shown, day in self._named_days(doc) if day != written and not self._due(doc, shown, due)]
         return bool(days) and min(days) > today
@@ -703,11 +701,10 @@ class Asker:
         return found
 
     def _read_days(self, doc: int) -> list[tuple[str, date]]:
-        written = _epoch(self.index, doc)
-        if np.isnan(written):
+        written = self._written(doc)
+        if written is None:
             return []
-        found = answers.dates_in(self._doc_text(doc, with_title=False),
-                                 datetime.fromtimestamp(written, UTC).date(), self.config.answer)
+        found = answers.dates_in(self._doc_text(doc, with_title=False), written, self.config.answer)
         return list({m.group(0): day for m, day in found if day is not None}.items())
 
     def _due(self, doc: int, shown: str, due: re.Pattern) -> bool:
@@ -746,7 +743,7 @@ class Asker:
         lead = ranked[0]
         old = self._extract(lead.doc, kind, term_weights)
         written = _epoch(self.index, lead.doc)
-        if old.value is None or not old.shown or np.isnan(written):
+        if old.value is None or not old.shown or self._written(lead.doc) is None:
             return None
         cue = answers.compiled_regex(cfg.retraction_cue)
         # "the monthly fee goes from €32 to €35.50": the change named on one line.
@@ -968,16 +965,18 @@ class Asker:
         """The date a record prints under its own label ("Date: 16/09/2025", "Invoice date:
         04/09/2025"), as written, when it is no later than today."""
         label = answers.compiled_regex(self.config.answer.record_date_label)
+        written = self._written(doc)
         for line in self._doc_text(doc, with_title=False).splitlines():
             if not label.search(line):
                 continue
-            days = [(m.group(0), d) for m, d in answers.dates_in(line, self._written(doc), self.config.answer)
+            days = [(m.group(0), d) for m, d in answers.dates_in(line, written, self.config.answer)
                     if d is not None and d <= today]
             if days:
                 return days[0][1], days[0][0]
         return None
 
     def _written(self, doc: int) -> date | None:
+        """The day a document was written; None when undated."""
         written = _epoch(self.index, doc)
         return datetime.fromtimestamp(written, UTC).date() if np.isfinite(written) else None
 
