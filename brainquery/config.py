@@ -331,6 +331,7 @@ class AnswerSection:
     total_kinds: tuple[str, ...]
     total_label_weight: float
     line_term_max_sentences: int
+    line_name_dominance: float
     total_label: str            # a plain total's label ("Total", "Subtotal", "Summe")
     owed_label: str             # what is still owed ("Balance due"): the total only when asked
     owed_cue: str               # a question about what is owed ("how much do we still owe")

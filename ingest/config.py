@@ -166,6 +166,10 @@ class InvoiceSection:
     field_weight: float
     field_cap: float
     total_weight: float
+    itemised_weight: float
+    itemised_lines: int
+    itemised_min_items: int
+    itemised_tolerance: float
     require_total: bool
     not_invoice_weight: float
     invoice_identity: tuple[str, ...]

@@ -96,7 +96,9 @@ def analyse(text: str, config: IngestConfig, floating: tzinfo, title: str = "") 
     if not (invoice_id or receipt_id):
         return None
     dates = find_dates(text, floating, rules=config.dates)
-    total = find_total(text, cfg, dates)
+    masked = _mask(text, dates)
+    found = _labelled_total(masked, cfg)
+    total = found[:2] if found is not None else None
     if cfg.require_total and total is None:
         return None
     invoice_fields = min(cfg.field_cap, cfg.field_weight * len(_distinct(cfg.invoice_fields, text)))
@@ -104,6 +106,7 @@ def analyse(text: str, config: IngestConfig, floating: tzinfo, title: str = "") 
     score = (cfg.identity_weight * len(invoice_id | receipt_id)
              + max(invoice_fields, receipt_fields)
              + (cfg.total_weight if total is not None else 0.0)
+             + (cfg.itemised_weight if found is not None and _itemised(masked, found, cfg) else 0.0)
              + cfg.not_invoice_weight * len(_distinct(cfg.not_invoice_cues, f"{title}\n{head}")))
     if score < cfg.threshold:
         return None
@@ -171,19 +174,44 @@ def find_total(text: str, cfg: InvoiceSection,
     """(amount, currency or "") of the first total label, in order of preference, that has
     an amount: the last amount on its line (tables put the gross total last), else an
     amount in its column just below it. Net totals ("Total HT", "Subtotal") never count."""
-    masked = _mask(text, dates)
+    found = _labelled_total(_mask(text, dates), cfg)
+    return found[:2] if found is not None else None
+
+
+def _labelled_total(masked: str, cfg: InvoiceSection) -> tuple[float, str, int] | None:
+    """find_total's (amount, currency) and where its label's line starts."""
     blocked = [m.span() for label in cfg.net_total_labels for m in label_pattern(label).finditer(masked)]
     for label in cfg.total_labels:
         for match in label_pattern(label).finditer(masked):
             if any(s < match.end() and match.start() < e for s, e in blocked):
                 continue
-            on_line = _amounts_on_line(masked, match.end(), cfg)
-            if on_line:
-                return on_line[-1]
-            below = _amount_below(masked, match, cfg)
-            if below is not None:
-                return below
+            found = _amounts_on_line(masked, match.end(), cfg)
+            found = found[-1] if found else _amount_below(masked, match, cfg)
+            if found is not None:
+                return (*found, text_lines.line_start(masked, match.start()))
     return None
+
+
+def _itemised(masked: str, total: tuple[float, str, int], cfg: InvoiceSection) -> bool:
+    """Whether the lines just above the total state amounts that add up to it: a bill's
+    own arithmetic, which a small trader's receipt shows when it names few other fields.
+    Each line counts its last amount (the line's own total after a quantity and a price)."""
+    amount, _, line_start = total
+    added, items, end = 0.0, 0, line_start
+    for _ in range(cfg.itemised_lines):
+        if end <= 0:
+            return False
+        start = text_lines.line_start(masked, end - 1)
+        on_line = _amounts_on_line(masked, start, cfg)
+        end = start
+        if not on_line:
+            continue
+        added, items = added + on_line[-1][0], items + 1
+        if items >= cfg.itemised_min_items and abs(added - amount) < cfg.itemised_tolerance:
+            return True
+        if added > amount + cfg.itemised_tolerance:
+            return False
+    return False
 
 
 def _amounts_on_line(text: str, pos: int, cfg: InvoiceSection) -> list[tuple[float, str]]:

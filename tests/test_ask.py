@@ -173,6 +173,28 @@ def test_newest_does_not_win_whatever_it_says(tmp_path):
     assert "Oak Lane" in (result.answer or ""), result.answer
 
 
+@pytest.mark.parametrize("sender, answer", [
+    ("billing@pennine-energy.example", "£172.00"),   # the supplier itself: its new figure
+    # Anyone else: the bill's own figure, on the line the question names ("direct debit")
+    # rather than its total or the "Electricity" row.
+    ("news@moneytips.example", "£96.00"),
+])
+def test_a_newer_letter_from_the_issuer_replaces_its_bills_value(tmp_path, sender, answer):
+    # The bill names electricity; the supplier's later letter changing the direct debit
+    # does not, and still replaces the bill's figure. A stranger's letter does not.
+    folder = household(tmp_path / "in")
+    mail(folder, "bill.eml", ASK_NOW - timedelta(days=700), "Your Pennine Energy bill",
+         "Your bill\nAccount number: PE-20931177\nBill date: 12/01/2025\n"
+         "Electricity (Fixed Saver) £58.21\nGas (Fixed Saver) £71.40\nTotal this period £129.61\n"
+         "Your monthly direct debit: £96.00 on the 1st of each month.\nPennine Energy",
+         sender="billing@pennine-energy.example")
+    mail(folder, "letter.eml", ASK_NOW - timedelta(days=60), "Your direct debit is changing",
+         "We've reviewed your account. From next month your monthly direct debit will be £172.00.\n",
+         sender=sender)
+    result = ingested(tmp_path, folder).ask("How much is the electric direct debit?", now=ASK_NOW)
+    assert result.answer == answer, (result.answer, [s.source for s in result.results])
+
+
 def test_a_floor_too_low_does_not_bury_the_old_invoice(tmp_path):
     folder = household(tmp_path / "in")
     mail(folder, "roof-invoice.eml", datetime(2022, 10, 4, 15, tzinfo=UTC),

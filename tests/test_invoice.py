@@ -169,6 +169,15 @@ POSITIVE = [
     pytest.param("Thank you for buying from Lakeside Motors\n\nSales invoice LM-24-0031 · Invoice date "
                  "20/05/2024\n\nPrice $18,400.00\n\nTrade-in -$3,000.00\n\nBalance paid $15,400.00\n",
                  "Your purchase", dict(kind="invoice", total=15400.0), id="balance-paid-is-the-total"),
+    # A small trader's receipt names few fields (no "subtotal", "VAT", "paid"), but its lines
+    # add up to its total: the bill's own arithmetic.
+    pytest.param("HARBOUR CHIMNEY CARE\nMick Doyle - 087 555 0101\nRECEIPT HC-0412\n"
+                 "Date of service: 12/04/2026\nWork done Amount\nFlue sweep and cowl check $140.00\n"
+                 "Bird guard fitted $35.50\nTotal $175.50\nNext sweep due: April 2027\n", "",
+                 dict(kind="receipt", total=175.5), id="small-trader-receipt-adds-up"),
+    pytest.param("Invoice TB-881\n\nGarden tidy, 2 visits        $180.00\nGreen waste removal        $45.00\n"
+                 "Total (incl GST)        $225.00\n\nTom's Gardens - 021 555 0177\n", "Invoice TB-881",
+                 dict(kind="invoice", total=225.0), id="emailed-invoice-adds-up"),
 ]
 
 
@@ -201,6 +210,9 @@ NEGATIVE = [
                  "$30.00\nUnsubscribe", "", id="newsletter"),
     pytest.param("Your order HW-51220 has shipped! Track it with the link below. Order number "
                  "HW-51220, 2 items.", "Your order is on its way", id="shipping-note-states-no-total"),
+    # Lines that do not add up to the total earn the receipt nothing ("quote" aside).
+    pytest.param("RECEIPT HC-0412\nFlue sweep $140.00\nBird guard $35.50\nTotal $180.00\n", "",
+                 id="self-named-receipt-whose-lines-do-not-add-up"),
     pytest.param("", "", id="empty"),
     pytest.param("Invoice", "Invoice", id="a-word-is-not-an-invoice"),
 ]

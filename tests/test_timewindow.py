@@ -77,6 +77,8 @@ CASES = [
     pytest.param("the 2024-02-06 install", NOW, D(2024, 2, 6), D(2024, 2, 7), "period", id="iso-date"),
     pytest.param("Is school closed in December?", NOW, D(2026, 12, 1), D(2027, 1, 1), "range", id="month-coming-soon"),
     pytest.param("What did we pay in March?", NOW, D(2026, 3, 1), D(2026, 4, 1), "period", id="month-most-recent"),
+    pytest.param("october energy bill was how much", NOW, D(2026, 10, 1), D(2026, 11, 1), "period",
+                 id="month-as-adjective-opening-the-question"),
     pytest.param("What came in the mail in the past 30 days?", NOW, D(2026, 10, 19), None, "since", id="past-n-days"),
     pytest.param("what time does oisin have hurling on sat", NOW, D(2026, 11, 21), D(2026, 11, 22), "day", id="on-sat"),
     pytest.param("is the market on next weds", NOW, D(2026, 11, 25), D(2026, 11, 26), "day", id="next-weds"),

@@ -224,6 +224,12 @@ def test_who_did_a_job_is_the_business_whose_mail_domain_its_signature_spells(tm
 
 @pytest.mark.parametrize("question, kind", [
     ("number for luis the roofing guy?", "phone"),
+    ("what was the dentist's old number", "phone"),
+    ("whats the vets number", "phone"),
+    ("babysitters number?", "phone"),
+    ("ada's classroom number", None),
+    ("Babcia's flight number?", None),
+    ("what is the number of bins we have", None),
     ("who's our vet? need the number", "phone"),
     ("What is the telephone number for the dentist?", "phone"),
     ("What's the policy number for our house insurance?", "reference"),

@@ -232,11 +232,16 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
     # A total is asked for unless the question's own words name a line: the synonyms it
     # was widened with name none ("gas" for "utilities" is no "Natural gas" row).
     naming = naming_words if kind in cfg.total_kinds else None
-    named = _named_lines(token_sets, found, term_weights, cfg, naming) if span else np.zeros(len(sentences), dtype=bool)
+    naming_weight = (_named_lines(token_sets, found, term_weights, cfg, naming) if span
+                     else np.zeros(len(sentences)))
+    named = naming_weight > 0
     if kind in cfg.total_kinds and named.sum() > 1:
         # "The eavestrough and flashing job" names several lines of a quote: the job is
-        # all of them, and its total is the answer.
-        named[:] = False
+        # all of them, and its total is the answer; unless one line holds several times as
+        # many of the question's words ("the electric direct debit": "Your monthly direct debit: £96.00",
+        # not the "Electricity" row of the bill).
+        first, second = np.sort(naming_weight)[::-1][:2]
+        named = naming_weight == first if first >= cfg.line_name_dominance * second else np.zeros_like(named)
     if rate is not None and span is not None and kind in cfg.total_kinds:
         # "How much a night": the lines stating a rate are named, each by its amount
         # nearest the unit ("$42.00/night", not the "$294.00" the nights come to).
@@ -387,16 +392,16 @@ def _continues(cfg: AnswerSection, sentence: str) -> bool:
 
 def _named_lines(token_sets: list[set[str]], found: list[str | None], term_weights: dict[str, float],
                  cfg: AnswerSection, naming_words: frozenset[str] | None = None) -> np.ndarray:
-    """The lines the question names, if any: those holding a value and a word of the
-    question that only a few sentences hold (a word most lines repeat is the subject).
-    With `naming_words`, only those name a line."""
+    """How much each line is named by the question (0: not at all): how many of the
+    question's words it holds that only a few sentences hold (a word most lines repeat is
+    the subject), for lines holding a value. With `naming_words`, only those name a line."""
     counts: dict[str, int] = {}
     subject = term_weights.keys() if naming_words is None else term_weights.keys() & naming_words
     for tokens in token_sets:
         for t in tokens & subject:
             counts[t] = counts.get(t, 0) + 1
     rare = {t for t, n in counts.items() if n <= cfg.line_term_max_sentences}
-    return np.array([f is not None and bool(tokens & rare) for tokens, f in zip(token_sets, found)], dtype=bool)
+    return np.array([len(tokens & rare) if f is not None else 0 for tokens, f in zip(token_sets, found)])
 
 
 def _labelled(sentences: Sequence[str], pattern: str) -> np.ndarray:

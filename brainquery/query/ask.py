@@ -557,7 +557,7 @@ class Asker:
         if not pool:
             return ranked
         lead = pool[0]
-        eligible = self._competing(lead, pool)
+        eligible = self._competing(lead, pool, by_issuer=True)
         values = {}
         for r in eligible:
             value = self._extract(r.doc, kind, term_weights).value
@@ -610,18 +610,35 @@ class Asker:
             return ranked
         return [before] + [r for r in ranked if r is not before]
 
-    def _competing(self, lead: Ranked, pool: list[Ranked]) -> list[Ranked]:
+    def _competing(self, lead: Ranked, pool: list[Ranked], by_issuer: bool = False) -> list[Ranked]:
         """The lead, then the documents of `pool` that may supersede it. A newer document
         supersedes only with evidence as complete as the lead's: a reminder about another
         vaccine does not replace the receipt that names rabies. (The lead always competes:
         an older document is never "newer" than it because the lead itself fell short of
-        the coverage floor.)"""
+        the coverage floor.) `by_issuer`, for a current value: a later letter from the
+        lead's own issuer need only reach the floor (the energy company that billed "gas" and
+        "electricity" writes that the direct debit changes without naming either), if it
+        names whoever the question asks about."""
         cfg = self.config
-        coverage = max(lead.parts["coverage"], cfg.confidence.min_coverage)
+        floor = cfg.confidence.min_coverage
+        coverage = max(lead.parts["coverage"], floor)
         authority = cfg.answer.supersede_type_share * lead.parts["type_weight"]
+        issuer = self._issuer_domain(lead.doc) if by_issuer else ""
+
+        def complete(r: Ranked) -> bool:
+            if r.parts["coverage"] >= coverage - 1e-9:
+                return True
+            return (bool(issuer) and r.parts["coverage"] >= floor - 1e-9 and self._issuer_domain(r.doc) == issuer
+                    and self._asked <= set(self.analyzer.tokens(self._doc_text(r.doc))))
+
         return [lead] + [r for r in pool if r is not lead
                          and r.score >= cfg.answer.supersede_share * lead.score and r.parts["answer_type"] >= 1.0
-                         and r.parts["coverage"] >= coverage - 1e-9 and r.parts["type_weight"] >= authority - 1e-9]
+                         and r.parts["type_weight"] >= authority - 1e-9 and complete(r)]
+
+    def _issuer_domain(self, doc: int) -> str:
+        """The mail domain a document came from, when it is a business's own (not webmail)."""
+        _, domain = address_parts(str(self.index.docs[doc].get("from") or ""))
+        return "" if not domain or domain in self.config.ambiguity.webmail_domains else domain
 
     def _last_time(self, ranked: list[Ranked], kind: str, term_weights: dict[str, float],
                    now: float) -> list[Ranked]:

@@ -109,6 +109,7 @@ _MONTH_PREPOSITION = re.compile(
     r"\b(?:in|during|since|from|of|until|till|through|by|before|after|early|late|mid|"
     r"around)\s+(?:the\s+)?(?:month\s+of\s+)?$")
 _THE = re.compile(r"\bthe\s+$")
+_QUESTION_START = re.compile(r"^\W*$")
 # "this may be", "next may need": the modal verb, not the month.
 _MAY_VERB = re.compile(r"\s+(?:be|have|need|i|we|you|not|also|still|get|take|want|go|come)\b")
 # A month named without a year is the coming one when it begins within this many months.
@@ -393,8 +394,10 @@ def _r_season_year(m: re.Match, ctx: _Ctx) -> _Found:
 
 def _r_month(m: re.Match, ctx: _Ctx) -> _Found | None:
     modifier = m["mod"] or ""
-    # "the December meeting": a full month name used as an adjective names that month.
-    attributive = m["mo"] != "may" and len(m["mo"]) > 3 and _ending_at(_THE, ctx.text, m.start())
+    # "the December meeting", "october energy bill was how much": a full month name used as
+    # an adjective names that month.
+    attributive = m["mo"] != "may" and len(m["mo"]) > 3 and (
+        _ending_at(_THE, ctx.text, m.start()) or _ending_at(_QUESTION_START, ctx.text, m.start()))
     if not modifier and not attributive and not _ending_at(_MONTH_PREPOSITION, ctx.text, m.start()):
         return None
     if m["mo"] == "may" and _MAY_VERB.match(ctx.text, m.end()):
