@@ -55,6 +55,7 @@ def _expansions(analyzer: Analyzer, question: str) -> dict[str, float]:
     pytest.param("when did we buy the couch", "we bought the couch", id="irregular-past-bought"),
     pytest.param("how much was paid", "you pay monthly", id="irregular-past-paid"),
     pytest.param("the car was stolen", "someone steals cars", id="irregular-participle-stolen"),
+    pytest.param("when was the chimney swept", "chimney sweep", id="irregular-past-swept"),
 ])
 def test_word_forms_meet(analyzer, asked, written):
     assert set(analyzer.tokens(asked)) <= set(analyzer.tokens(written))
@@ -138,6 +139,8 @@ def test_junk_runs_are_not_words(analyzer):
     pytest.param("what's the excess on the house insurance", "deductible", id="excess-to-deductible"),
     pytest.param("password for the visitors' network", "guest", id="visitor-to-guest"),
     pytest.param("how much is the house insured for", "dwelling", id="house-to-dwelling"),
+    pytest.param("when was the chimney last swept", "flue", id="chimney-to-flue"),
+    pytest.param("when did we last get the carpets cleaned", "hot water extraction", id="carpet-cleaning-to-extraction"),
 ])
 def test_questions_are_expanded_with_synonyms(analyzer, question, also_searched):
     expansions = _expansions(analyzer, question)

@@ -6,6 +6,7 @@ import json
 import os
 import re
 from datetime import date, datetime, timezone
+from pathlib import Path
 
 import pytest
 from conftest import REALDATA, requires_realdata
@@ -462,6 +463,47 @@ def test_the_last_time_something_happened_is_the_newest_past_one(tmp_path):
     brain.ingest([docs], now=NOW)
     result = brain.ask("What did the last chimney sweep cost?", now=NOW)
     assert result.answer == "$168.00", result.answer
+
+
+@pytest.mark.parametrize("later, answer", [
+    # A letter about the visit to come names no day and tells of nothing done: the receipt's
+    # day stays the last time.
+    ("Before your sweep: let the fire go out the day before. We'll put drop sheets down and "
+     "vacuum up afterwards. See you soon, Dean", "14/04/2026"),
+    # One telling of the job done is the last time, on the day it was written.
+    ("All done today. Swept the chimney, the flue was clear. See you next year, Dean", "(2 February 2027)"),
+])
+def test_the_last_time_is_a_day_something_was_done(tmp_path, later, answer):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "receipt.txt").write_text(
+        "SOOTBUSTERS\nRECEIPT SB-0866\nDate of service: 14/04/2026\nFlue sweep and baffle clean $150.00\n"
+        "Safety inspection $25.00\nTotal $175.00\n", encoding="utf-8")
+    (docs / "later.eml").write_text(
+        "From: Dean <dean@sootbusters.example>\nTo: Kirsty <k@example.org>\nSubject: Your chimney sweep\n"
+        f"Date: Tue, 02 Feb 2027 15:00:00 +1300\n\n{later}\n", encoding="utf-8")
+    brain = Brain(tmp_path / "store")
+    brain.ingest([docs], now=datetime(2027, 3, 1, tzinfo=timezone.utc))
+    result = brain.ask("when was the chimney last swept", now=datetime(2027, 3, 17, tzinfo=timezone.utc))
+    assert answer in (result.answer or ""), result.answer
+
+
+def test_a_quote_is_no_record_of_the_job_it_prices(tmp_path):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "receipt.txt").write_text(
+        "SPOTLESS CARPETS\nRECEIPT No. 2291\nDate of service: 8 December 2025\n"
+        "Hot water extraction - 3 bedrooms $120.00\nLounge and hallway $80.00\nTotal $200.00\n",
+        encoding="utf-8")
+    (docs / "quote.eml").write_text(
+        "From: Marcus <marcus@freshstep.example>\nTo: Kirsty <k@example.org>\nSubject: Your quote Q-0457\n"
+        "Date: Tue, 02 Feb 2027 09:00:00 +1300\n\nHere is your quote to get the carpets cleaned:\n"
+        "Steam clean - 3 bedrooms, lounge and hallway $260.00\nTotal $260.00\n", encoding="utf-8")
+    brain = Brain(tmp_path / "store")
+    brain.ingest([docs], now=datetime(2027, 3, 1, tzinfo=timezone.utc))
+    result = brain.ask("when did we last get the carpets cleaned", now=datetime(2027, 3, 17, tzinfo=timezone.utc))
+    assert Path(result.results[0].source).name == "receipt.txt", [s.source for s in result.results]
+    assert "8 December 2025" in (result.answer or ""), result.answer
 
 
 CHAT = ("Jonah: I finally signed up for the pottery course at the community studio, Tuesdays at 7!\n"

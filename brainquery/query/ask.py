@@ -535,7 +535,7 @@ class Asker:
         # (A date asked for goes by the day named, not the document's: _last_time.)
         if (kind in cfg.answer.dated_kinds and route.pattern in cfg.answer.past_patterns
                 and re.search(cfg.answer.transaction_cue, question, re.IGNORECASE)):
-            return self._transaction(ranked)
+            return self._transaction(ranked, now)
         latest = re.search(cfg.answer.latest_cue, question, re.IGNORECASE) is not None
         former = re.search(cfg.answer.former_cue, question, re.IGNORECASE) is not None
         if former and not latest:
@@ -573,22 +573,24 @@ class Asker:
             return ranked   # the top document already states the latest value
         return [newest] + [r for r in ranked if r is not newest]
 
-    def _transaction(self, ranked: list[Ranked]) -> list[Ranked]:
+    def _transaction(self, ranked: list[Ranked], now: float) -> list[Ranked]:
         """"When did we replace the water heater": the invoice or receipt of it is the
         transaction's own record; the appointment confirmed for it beforehand is a plan
         (issue 10). The best-ranked record about the question scoring within supersede_share
         of the lead goes first. (Its coverage is not asked to match the lead's: the invoice
-        says "install" where the question says "replace".)"""
+        says "install" where the question says "replace".) A quote or a reminder records
+        nothing: the lead is the best document that is no plan."""
         if not ranked:
             return ranked
         cfg = self.config.answer
-        lead = ranked[0]
-        if self.index.docs[lead.doc].get("doc_type") in cfg.record_types:
+        today = datetime.fromtimestamp(now, UTC).date()
+        pool = [r for r in ranked[:cfg.evidence_pool] if not self._plan(r.doc, today)]
+        if not pool:
             return ranked
-        found = next((r for r in ranked[1:cfg.evidence_pool]
-                      if self.index.docs[r.doc].get("doc_type") in cfg.record_types
-                      and r.score >= cfg.supersede_share * lead.score), None)
-        return ranked if found is None else [found] + [r for r in ranked if r is not found]
+        lead = pool[0]
+        first = next((r for r in pool if self.index.docs[r.doc].get("doc_type") in cfg.record_types
+                      and r.score >= cfg.supersede_share * lead.score), lead)
+        return ranked if first is ranked[0] else [first] + [r for r in ranked if r is not first]
 
     def _former(self, ranked: list[Ranked], kind: str, term_weights: dict[str, float],
                 now: float) -> list[Ranked]:
@@ -668,11 +670,14 @@ class Asker:
             extract = self._extract(r.doc, kind, term_weights)
             if extract.shown and not self._due(r.doc, extract.shown, due):
                 day = answers.date_of(extract.shown, written_day, cfg.answer.undated_year_lookback_days)
-            elif ((not extract.shown and self.index.docs[r.doc].get("doc_type") not in cfg.answer.memo_types)
+            elif ((not extract.shown and self.index.docs[r.doc].get("doc_type") not in cfg.answer.memo_types
+                   and self._reports(r.doc))
                   or self.index.docs[r.doc].get("doc_type") in cfg.answer.record_types):
                 # No day named, or only a day something is due: a receipt's own date is the
-                # visit it records; a reminder's is no visit at all, and a memo's is the day
-                # it was written ("Service every 12 months", in a note about the car).
+                # visit it records, as is a letter's that tells of it done ("Swept the chimney,
+                # the flue was clear"); a reminder's is no visit at all, nor a letter's about
+                # the visit to come ("before your sweep: let the fire go out"), and a memo's is
+                # the day it was written ("Service every 12 months", in a note about the car).
                 day = written_day
             else:
                 continue
@@ -683,6 +688,16 @@ class Asker:
         # On the same day the record (the invoice) goes before the mail about it.
         last = max((r for r in ranked if r.doc in days), key=lambda r: (days[r.doc], r.parts["type_weight"]))
         return ranked if last is ranked[0] else [last] + [r for r in ranked if r is not last]
+
+    def _reports(self, doc: int) -> bool:
+        """Does the document tell of something done: a verb in the past tense in its own
+        words (not in the lines it quotes), not after a modal ("we'll put drop sheets down")?"""
+        cfg = self.config.router
+        pattern = answers.compiled_regex(
+            r"(?<!'ll )(?<!’ll )(?<!\bwill )(?<!\bto )(?<!\bcan )(?<!\bshall )(?<!\bmust )"
+            r"\b(?!(?:%s)\b)(?:[a-z]+ed|%s)\b" % ("|".join(map(re.escape, cfg.not_past_verbs)) or "(?!)",
+                                                  "|".join(map(re.escape, cfg.past_verbs)) or "(?!)"))
+        return pattern.search(answers.strip_quoted(self._doc_text(doc, with_title=False)).casefold()) is not None
 
     def _plan(self, doc: int, today: date) -> bool:
         """Is the document a plan, not the record of something done: a quote or estimate (by
