@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from datetime import date, datetime, timezone
+from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
@@ -486,6 +486,22 @@ def test_the_last_time_is_a_day_something_was_done(tmp_path, later, answer):
     brain.ingest([docs], now=datetime(2027, 3, 1, tzinfo=timezone.utc))
     result = brain.ask("when was the chimney last swept", now=datetime(2027, 3, 17, tzinfo=timezone.utc))
     assert answer in (result.answer or ""), result.answer
+
+
+def test_a_documents_day_is_the_households_not_utcs(tmp_path):
+    # Sent at 09:00 in Hamilton on 2 February: 1 February in UTC, 2 February at home, where
+    # the question is asked.
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "done.eml").write_text(
+        "From: Dean <dean@sootbusters.example>\nTo: Kirsty <k@example.org>\nSubject: Your chimney sweep\n"
+        "Date: Tue, 02 Feb 2027 09:00:00 +1300\n\nAll done today. Swept the chimney, the flue was clear.\n",
+        encoding="utf-8")
+    brain = Brain(tmp_path / "store")
+    brain.ingest([docs], now=datetime(2027, 3, 1, tzinfo=timezone.utc))
+    at_home = timezone(timedelta(hours=13))
+    result = brain.ask("when was the chimney last swept", now=datetime(2027, 3, 17, 19, tzinfo=at_home))
+    assert re.search(r"\((?:2 February|February 2,) 2027\)", result.answer or ""), result.answer
 
 
 def test_a_quote_is_no_record_of_the_job_it_prices(tmp_path):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import re
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, tzinfo
 from typing import Any, Callable
 
 import numpy as np
@@ -147,6 +147,10 @@ class Asker:
         self._extracts: dict[tuple[int, str | None], answers.Extract] = {}
         # Per document of this index, the days its text names (read once: the text is fixed).
         self._days_named: dict[int, list[tuple[str, date]]] = {}
+        # Days are the household's: a document's day and today are read in the zone of the
+        # question's `now` (a letter sent at 08:40 in Hamilton is of that day, not of the
+        # day before in UTC).
+        self._zone: tzinfo = UTC
         # Stemmed words that name a document type -> its type codes.
         codes = {name: i for i, name in enumerate(index.type_names)}
         hints: dict[str, list[int]] = {}
@@ -179,6 +183,9 @@ class Asker:
         check_question(question, k, self.config.scoring.max_question_chars)
         k = k or self.config.scoring.default_k
         self._extracts = {}
+        if now.tzinfo != self._zone:
+            self._days_named = {}
+        self._zone = now.tzinfo
         # Capitalised words of the question that may name a person ("Melanie's", "Caroline").
         self._named = {w.casefold() for w in _NAME.findall(question)}
         self._owed_asked = re.search(self.config.answer.owed_cue, question, re.IGNORECASE) is not None
@@ -258,7 +265,7 @@ class Asker:
             extract = dataclasses.replace(extract, text=text, value=answers.normalise_value(issuer), shown=issuer)
         relative = None
         if kind in self.config.answer.dated_kinds and not np.isnan(self.index.doc_epoch[top.doc]):
-            written = datetime.fromisoformat(str(self.index.docs[top.doc].get("source_date")))
+            written = datetime.fromisoformat(str(self.index.docs[top.doc].get("source_date"))).astimezone(now.tzinfo)
             past = route.pattern in self.config.answer.past_patterns
             if past and extract.value is not None and self._ahead(extract.shown, written, now):
                 # "When was the car last serviced": the invoice's "next service due 18
@@ -550,7 +557,7 @@ class Asker:
         # booking written before now for a day after it ("booked in for 21 October; price
         # this year is €150"). Both stay among the sources, after.
         if latest:
-            today = datetime.fromtimestamp(now, UTC).date()
+            today = datetime.fromtimestamp(now, self._zone).date()
             pool = [r for r in ranked if _epoch(self.index, r.doc) <= now and not self._plan(r.doc, today)]
         else:
             pool = ranked
@@ -583,7 +590,7 @@ class Asker:
         if not ranked:
             return ranked
         cfg = self.config.answer
-        today = datetime.fromtimestamp(now, UTC).date()
+        today = datetime.fromtimestamp(now, self._zone).date()
         pool = [r for r in ranked[:cfg.evidence_pool] if not self._plan(r.doc, today)]
         if not pool:
             return ranked
@@ -653,7 +660,7 @@ class Asker:
         if self.index.doc_type[ranked[0].doc] == self._event_code:
             return ranked   # a calendar's last time is read from its occurrences (_event_answer)
         due = answers.compiled_regex(cfg.answer.due_cue)
-        today = datetime.fromtimestamp(now, UTC).date()
+        today = datetime.fromtimestamp(now, self._zone).date()
         # A quote or a reminder at the top records nothing: the documents that may be the
         # last time compete with the best of the others.
         pool = ranked[:cfg.answer.evidence_pool]
@@ -977,7 +984,7 @@ class Asker:
         # A plan for a day still ahead (an event; the answer's own "next service due
         # 19/10/2027"; for a logistical question, a recent enough letter naming one) is the
         # plan as it stands: nothing has overtaken it.
-        today = datetime.fromtimestamp(now, UTC).date()
+        today = datetime.fromtimestamp(now, self._zone).date()
         ahead = (bool(self.index.doc_last_end[top.doc] >= now)
                  or any(d >= today for d in self._days_in(top.doc, evidence))
                  or (route.pattern == "logistical" and (horizon <= 0 or top.age_days <= horizon)
@@ -1010,7 +1017,7 @@ class Asker:
     def _written(self, doc: int) -> date | None:
         """The day a document was written; None when undated."""
         written = _epoch(self.index, doc)
-        return datetime.fromtimestamp(written, UTC).date() if np.isfinite(written) else None
+        return datetime.fromtimestamp(written, self._zone).date() if np.isfinite(written) else None
 
     def _days_in(self, doc: int, text: str) -> list[date]:
         """The days a passage of a dated document names, read against the document's date."""
