@@ -474,16 +474,10 @@ def test_the_last_time_something_happened_is_the_newest_past_one(tmp_path):
     ("All done today. Swept the chimney, the flue was clear. See you next year, Dean", "(2 February 2027)"),
 ])
 def test_the_last_time_is_a_day_something_was_done(tmp_path, later, answer):
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    (docs / "receipt.txt").write_text(
-        "SOOTBUSTERS\nRECEIPT SB-0866\nDate of service: 14/04/2026\nFlue sweep and baffle clean $150.00\n"
-        "Safety inspection $25.00\nTotal $175.00\n", encoding="utf-8")
-    (docs / "later.eml").write_text(
-        "From: Dean <dean@sootbusters.example>\nTo: Kirsty <k@example.org>\nSubject: Your chimney sweep\n"
-        f"Date: Tue, 02 Feb 2027 15:00:00 +1300\n\n{later}\n", encoding="utf-8")
-    brain = Brain(tmp_path / "store")
-    brain.ingest([docs], now=datetime(2027, 3, 1, tzinfo=timezone.utc))
+    brain = _brain_of(tmp_path, {
+        "receipt.txt": "SOOTBUSTERS\nRECEIPT SB-0866\nDate of service: 14/04/2026\n"
+                       "Flue sweep and baffle clean $150.00\nSafety inspection $25.00\nTotal $175.00\n",
+        "later.eml": _letter("dean@sootbusters.example", "Your chimney sweep", "Tue, 02 Feb 2027 15:00:00 +1300", later)})
     result = brain.ask("when was the chimney last swept", now=datetime(2027, 3, 17, tzinfo=timezone.utc))
     assert answer in (result.answer or ""), result.answer
 
@@ -491,35 +485,39 @@ def test_the_last_time_is_a_day_something_was_done(tmp_path, later, answer):
 def test_a_documents_day_is_the_households_not_utcs(tmp_path):
     # Sent at 09:00 in Hamilton on 2 February: 1 February in UTC, 2 February at home, where
     # the question is asked.
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    (docs / "done.eml").write_text(
-        "From: Dean <dean@sootbusters.example>\nTo: Kirsty <k@example.org>\nSubject: Your chimney sweep\n"
-        "Date: Tue, 02 Feb 2027 09:00:00 +1300\n\nAll done today. Swept the chimney, the flue was clear.\n",
-        encoding="utf-8")
-    brain = Brain(tmp_path / "store")
-    brain.ingest([docs], now=datetime(2027, 3, 1, tzinfo=timezone.utc))
+    brain = _brain_of(tmp_path, {"done.eml": _letter(
+        "dean@sootbusters.example", "Your chimney sweep", "Tue, 02 Feb 2027 09:00:00 +1300",
+        "All done today. Swept the chimney, the flue was clear.")})
     at_home = timezone(timedelta(hours=13))
     result = brain.ask("when was the chimney last swept", now=datetime(2027, 3, 17, 19, tzinfo=at_home))
     assert re.search(r"\((?:2 February|February 2,) 2027\)", result.answer or ""), result.answer
 
 
 def test_a_quote_is_no_record_of_the_job_it_prices(tmp_path):
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    (docs / "receipt.txt").write_text(
-        "SPOTLESS CARPETS\nRECEIPT No. 2291\nDate of service: 8 December 2025\n"
-        "Hot water extraction - 3 bedrooms $120.00\nLounge and hallway $80.00\nTotal $200.00\n",
-        encoding="utf-8")
-    (docs / "quote.eml").write_text(
-        "From: Marcus <marcus@freshstep.example>\nTo: Kirsty <k@example.org>\nSubject: Your quote Q-0457\n"
-        "Date: Tue, 02 Feb 2027 09:00:00 +1300\n\nHere is your quote to get the carpets cleaned:\n"
-        "Steam clean - 3 bedrooms, lounge and hallway $260.00\nTotal $260.00\n", encoding="utf-8")
-    brain = Brain(tmp_path / "store")
-    brain.ingest([docs], now=datetime(2027, 3, 1, tzinfo=timezone.utc))
+    brain = _brain_of(tmp_path, {
+        "receipt.txt": "SPOTLESS CARPETS\nRECEIPT No. 2291\nDate of service: 8 December 2025\n"
+                       "Hot water extraction - 3 bedrooms $120.00\nLounge and hallway $80.00\nTotal $200.00\n",
+        "quote.eml": _letter("marcus@freshstep.example", "Your quote Q-0457", "Tue, 02 Feb 2027 09:00:00 +1300",
+                             "Here is your quote to get the carpets cleaned:\n"
+                             "Steam clean - 3 bedrooms, lounge and hallway $260.00\nTotal $260.00")})
     result = brain.ask("when did we last get the carpets cleaned", now=datetime(2027, 3, 17, tzinfo=timezone.utc))
     assert Path(result.results[0].source).name == "receipt.txt", [s.source for s in result.results]
     assert "8 December 2025" in (result.answer or ""), result.answer
+
+
+def _letter(sender: str, subject: str, date_header: str, body: str) -> str:
+    return f"From: {sender}\nTo: Kirsty <k@example.org>\nSubject: {subject}\nDate: {date_header}\n\n{body}\n"
+
+
+def _brain_of(tmp_path, files: dict[str, str]) -> Brain:
+    """A store holding these files, ingested on 1 March 2027."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for name, text in files.items():
+        (docs / name).write_text(text, encoding="utf-8")
+    brain = Brain(tmp_path / "store")
+    brain.ingest([docs], now=datetime(2027, 3, 1, tzinfo=timezone.utc))
+    return brain
 
 
 CHAT = ("Jonah: I finally signed up for the pottery course at the community studio, Tuesdays at 7!\n"
