@@ -302,9 +302,20 @@ def test_the_total_of_real_invoices(tmp_path):
     assert right >= 8
 
 
+@pytest.mark.parametrize("text, question, value", [
+    ("Stage 4 is on Thursdays from 5.45pm to 6.30pm.", "what time is swimming", "5.45pm"),
+    ("School starts 8.50am. Infants finish at 1.30pm.", "what time do infants finish", "1.30pm"),
+])
+def test_a_time_written_with_a_dot_is_read_whole(text, question, value):
+    # Irish and British letters write "5.45pm": the time is 5.45pm, not "45pm".
+    assert answer_of(text, question, "time").shown == value
+
+
 @pytest.mark.parametrize("a, b, kind, same", [
     pytest.param("1:30", "11:30", "time", False, id="1:30-is-not-11:30"),
     pytest.param("1:30pm", "13:30", "time", True, id="a-time-in-two-clocks"),
+    pytest.param("5.45pm", "17:45", "time", True, id="a-dot-between-hours-and-minutes"),
+    pytest.param("5.45pm", "5.15pm", "time", False, id="dotted-times-differ-by-their-minutes"),
     pytest.param("may1", "may12", "date", False, id="may-1-is-not-may-12"),
     pytest.param("may12", "may12,2029", "date", True, id="a-date-with-and-without-its-year"),
     pytest.param("16x25", "16x25x4", "size", True, id="a-size-written-less-fully"),

@@ -441,7 +441,7 @@ def _same_size(a: str, b: str) -> bool:
     return longer[:len(shorter)] == shorter
 
 
-_CLOCK = re.compile(r"(\d{1,2})(?::(\d{2}))?\s*(a\.?m\.?|p\.?m\.?)?")
+_CLOCK = re.compile(r"(\d{1,2})(?:[:.](\d{2}))?\s*(a\.?m\.?|p\.?m\.?)?")
 
 
 def _minutes(value: str) -> int:
