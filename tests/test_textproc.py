@@ -347,6 +347,15 @@ def test_a_phrases_own_words_never_stand_in_for_each_other(analyzer):
     assert _found(analyzer, "half day", docs, ignore=set())[1][3].all()
 
 
+def test_rubbish_is_a_kind_of_collection_not_any_collecting(analyzer):
+    docs = ["Order on the club website and collect from the clubrooms.",
+            "From Monday 1 March your kerbside collection day will be Friday.",
+            "Bins go out on Thursday night"]
+    terms, found = _found(analyzer, "rubbish day", docs, ignore={"day"})
+    assert not found[0, terms.index("rubbish")]
+    assert found[1, terms.index("rubbish")] and found[2, terms.index("rubbish")]
+
+
 @pytest.mark.parametrize("question, document, covered", [
     pytest.param("how much did it cost to unblock the drain", "Invoice: blocked drain cleared, £145.00", True, id="un-"),
     pytest.param("when does the car have to be NCT'd by", "Your car's NCT is due by 30/11/2026", True, id="clitic"),
