@@ -12,10 +12,11 @@ it names:
 Readings chosen where English is ambiguous (all in the zone of `now`):
 
 - A bare weekday, "on/this/coming <weekday>": the coming one, today included.
-- "next <weekday>": that weekday in the next calendar week (weeks start on Monday). Said on
+- "next <weekday>", "<weekday> next week": that weekday in the next calendar week (weeks start on Monday). Said on
   Wednesday 2026-11-18, "next Friday" is 2026-11-27, as most US speakers mean it; said on a
   Saturday it is six days away, not thirteen.
 - "last / this past <weekday>": the most recent one before today.
+- "<weekday> week", "the <weekday> after next": a week after the first such day after today.
 - "this/next/last week", "...weekend": Monday-based calendar weeks; a weekend is its
   Saturday and Sunday.
 - "N days/weeks from today", "in N days/weeks": that day.
@@ -97,6 +98,8 @@ _WWD = "|".join(sorted(_WORD_WEEKDAYS, key=len, reverse=True))
 # "Thursday night", "tomorrow morning": the part of the day belongs to the day named, not
 # to what the question is about.
 _PART_OF_DAY = r"(?:\s+(?:night|evening|morning|afternoon|lunchtime))?"
+# "Wednesday next week", "Monday week" (a week on from the coming Monday), "the Friday after next".
+_WEEK_AFTER = r"(?:\s+(?P<post>next\s+week|week|after\s+next)\b)?"
 _MO = "|".join(sorted(_MONTHS, key=len, reverse=True))
 _SE = "|".join(_SEASONS)
 _YEAR = r"(?:19|20)\d\d"
@@ -428,8 +431,11 @@ def _r_weekday(m: re.Match, ctx: _Ctx) -> _Found | None:
     if not m["mod"] and _ending_at(_WEEKDAY_AS_VALUE, ctx.text, m.start()):
         return None   # "switched to Thursday", "moved from Monday": a weekday, not a day
     weekday, modifier = _ANY_WEEKDAY[m["wd"]], " ".join((m["mod"] or "").split())
-    if modifier == "next":
+    after = " ".join((m.groupdict().get("post") or "").split())
+    if modifier == "next" or after == "next week":
         d = _monday(ctx.today) + timedelta(days=7 + weekday)
+    elif after in ("week", "after next"):
+        d = _coming(weekday, ctx.today + timedelta(days=1)) + timedelta(days=7)
     elif modifier in ("last", "this past", "past") or (ctx.since and weekday != ctx.today.weekday()):
         d = _previous(weekday, ctx.today)
     else:
@@ -564,7 +570,7 @@ _RULES: tuple[tuple[re.Pattern, _Resolver], ...] = tuple((re.compile(p), f) for 
     ((r"\b(?P<w>today|tonight|this\s+(?:morning|afternoon|evening)|tomorrow|tomorow|"
       rf"tommorow|tommorrow|tmrw|tmr|yesterday)\b{_PART_OF_DAY}"), _r_relative_day),
     ((r"\b(?:(?P<mod>this\s+coming|this\s+past|coming|this|next|last|past|on)\s+)?"
-      rf"(?P<wd>{_WD})\b{_PART_OF_DAY}"), _r_weekday),
+      rf"(?P<wd>{_WD})\b{_PART_OF_DAY}{_WEEK_AFTER}"), _r_weekday),
     ((r"\b(?P<mod>this\s+coming|this\s+past|coming|this|next|last|past|on)\s+"
       rf"(?P<wd>{_WWD})\b(?!\s+(?:down|up|in|on|out|by|with)\b){_PART_OF_DAY}"), _r_weekday),
     (r"\b(?P<mod>this|next|last)\s+(?P<unit>week|weekend)\b(?!\s+of\b)", _r_week),
