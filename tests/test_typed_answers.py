@@ -456,6 +456,18 @@ def test_a_rate_is_the_amount_per_unit_not_the_total(question, value):
     assert answer_of(text, question, "amount").shown == value
 
 
+@pytest.mark.parametrize("tail, value", [
+    ("  Subtotal                 £120.83\n  VAT @ 20%                 £24.17\n  TOTAL                     £145.00\n", "£145.00"),
+    ("  Subtotal                 £120.83\n", "£120.83"),   # no other total: the subtotal is it
+])
+def test_a_subtotal_is_the_cost_only_when_no_total_follows(tail, value):
+    text = ("MERSEY DRAIN SERVICES - INVOICE MDS-3021\nBlocked kitchen waste / external gully\n\n"
+            "High-pressure jetting of external drain run    1   £85.00\n"
+            "  CCTV drain survey and report                   1   £35.83\n" + tail +
+            "\nCause: fat build-up and root ingress.\n")
+    assert answer_of(text, "How much did it cost to unblock the drain?", "amount").shown == value
+
+
 def test_a_month_named_as_a_time_asks_for_no_rate():
     assert rate_asked("how much was the energy bill last month", CFG.answer) is None
     assert rate_asked("how much a night is the kennel", CFG.answer) is not None

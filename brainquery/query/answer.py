@@ -262,8 +262,15 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
         if named.any():
             label_bonus = cfg.value_label_bonus * cfg.total_label_weight * named
         else:
-            owed = _labelled(sentences, cfg.owed_label) & ~_labelled(sentences, cfg.total_label)
-            label_bonus = label_bonus * np.where(owed & (not owed_asked), 1.0, cfg.total_label_weight)
+            total = _labelled(sentences, cfg.total_label)
+            owed = _labelled(sentences, cfg.owed_label) & ~total
+            # A subtotal is the total only when no other total follows it ("Subtotal £120.83
+            # / VAT £24.17 / TOTAL £145.00": £145.00, though the subtotal sits next to the
+            # job's lines).
+            net = _labelled(sentences, cfg.net_total_label) & (has_span > 0)
+            gross = total & ~net & (has_span > 0)
+            net &= np.cumsum(gross[::-1])[::-1] > 0
+            label_bonus = label_bonus * np.where((owed & (not owed_asked)) | net, 1.0, cfg.total_label_weight)
     relevant = ((overlap + context) > 0) | labelled | labelled_value
     if kind in cfg.value_kinds and not (relevant & (has_span > 0)).any():
         # The document was found for the question and asked for a value ("what time does
