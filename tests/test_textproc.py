@@ -140,6 +140,7 @@ def test_junk_runs_are_not_words(analyzer):
     pytest.param("password for the visitors' network", "guest", id="visitor-to-guest"),
     pytest.param("how much is the house insured for", "dwelling", id="house-to-dwelling"),
     pytest.param("when was the chimney last swept", "flue", id="chimney-to-flue"),
+    pytest.param("what's the code to join the wifi", "password", id="code-to-join-to-password"),
     pytest.param("when did we last get the carpets cleaned", "hot water extraction", id="carpet-cleaning-to-extraction"),
 ])
 def test_questions_are_expanded_with_synonyms(analyzer, question, also_searched):

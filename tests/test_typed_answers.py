@@ -528,6 +528,23 @@ def test_a_quote_is_no_record_of_the_job_it_prices(tmp_path):
     assert "8 December 2025" in (result.answer or ""), result.answer
 
 
+@pytest.mark.parametrize("question, answer", [
+    ("whats the wifi password", "Harbour-Kettle-5081"),
+    # The house note never says "modem", the note of the new one does: the old password is
+    # still the one before the current.
+    ("what was the wifi password on the old modem", "kumara-Tiger-42"),
+])
+def test_a_new_network_code_replaces_the_house_notes_password(tmp_path, question, answer):
+    brain = _brain_of(tmp_path, {
+        "house-info.md": "House info\nDate: 2025-05-02\n\nWi-Fi: WHITLOCK-HOME / password kumara-Tiger-42\n"
+                         "Driveway gate keypad: 1962 then #\nBins: Monday\n",
+        "fibre-install.md": "Fibre install\nDate: 2027-01-14\n\nThe fibre box is in the hall cupboard and the new "
+                            "modem sits on top of it. Old copper modem unplugged.\n\nNew network: TUI-NEST-5G\n"
+                            "Code to get on: Harbour-Kettle-5081\n"})
+    result = brain.ask(question, now=datetime(2027, 3, 17, tzinfo=timezone.utc))
+    assert answer in (result.answer or ""), result.answer
+
+
 def _letter(sender: str, subject: str, date_header: str, body: str) -> str:
     return f"From: {sender}\nTo: Kirsty <k@example.org>\nSubject: {subject}\nDate: {date_header}\n\n{body}\n"
 

@@ -608,7 +608,7 @@ class Asker:
         if len(pool) < 2:
             return ranked
         values = {}
-        for r in self._competing(pool[0], pool):
+        for r in self._competing(pool[0], pool, at_floor=True):
             value = self._extract(r.doc, kind, term_weights).value
             if value is not None and self._written(r.doc) is not None:
                 values[r.doc] = (value, r)
@@ -619,7 +619,8 @@ class Asker:
             return ranked
         return [before] + [r for r in ranked if r is not before]
 
-    def _competing(self, lead: Ranked, pool: list[Ranked], by_issuer: bool = False) -> list[Ranked]:
+    def _competing(self, lead: Ranked, pool: list[Ranked], by_issuer: bool = False,
+                   at_floor: bool = False) -> list[Ranked]:
         """The lead, then the documents of `pool` that may supersede it. A newer document
         supersedes only with evidence as complete as the lead's: a reminder about another
         vaccine does not replace the receipt that names rabies. (The lead always competes:
@@ -627,10 +628,12 @@ class Asker:
         the coverage floor.) `by_issuer`, for a current value: a later letter from the
         lead's own issuer need only reach the floor (the energy company that billed "gas" and
         "electricity" writes that the direct debit changes without naming either), if it
-        names whoever the question asks about."""
+        names whoever the question asks about. `at_floor`, for the value before the current
+        one: the old value's document need only reach the floor (the note of the new modem
+        says "modem"; the house note with the old password never did)."""
         cfg = self.config
         floor = cfg.confidence.min_coverage
-        coverage = max(lead.parts["coverage"], floor)
+        coverage = floor if at_floor else max(lead.parts["coverage"], floor)
         authority = cfg.answer.supersede_type_share * lead.parts["type_weight"]
         issuer = self._issuer_domain(lead.doc) if by_issuer else ""
 
