@@ -162,6 +162,9 @@ class ScoringSection:
     coverage_word_suffixes: tuple[str, ...]   # "NCT'd" ("nctd") as "nct"
     coverage_word_min_stem: int               # ... leaving at least this many letters
     coverage_name_share: float
+    aside_break: str
+    aside_weight: float
+    aside_min_focus_terms: int
     coverage_name_max_df_share: float
     group_salutation: str
     group_salutation_chars: int

@@ -225,6 +225,8 @@ def test_who_did_a_job_is_the_business_whose_mail_domain_its_signature_spells(tm
 
 @pytest.mark.parametrize("question, kind", [
     ("number for luis the roofing guy?", "phone"),
+    ("ngaio's mate wants to get on the internet, what's the code to join", "password"),
+    ("Nana is popping over - what does she punch into the keypad at the bottom of the drive?", "code"),
     ("what was the dentist's old number", "phone"),
     ("whats the vets number", "phone"),
     ("babysitters number?", "phone"),
@@ -526,6 +528,24 @@ def test_a_quote_is_no_record_of_the_job_it_prices(tmp_path):
     result = brain.ask("when did we last get the carpets cleaned", now=datetime(2027, 3, 17, tzinfo=timezone.utc))
     assert Path(result.results[0].source).name == "receipt.txt", [s.source for s in result.results]
     assert "8 December 2025" in (result.answer or ""), result.answer
+
+
+def test_a_code_is_never_a_group_of_a_phone_number():
+    text = "Text message received 23/02/2027 from 027 555 0148:\nNew entry: 4417 then #.\n"
+    assert answer_of(text, "what's the gate code", "code").shown == "4417"
+
+
+def test_a_name_said_in_passing_is_not_what_the_question_is_about(tmp_path):
+    brain = _brain_of(tmp_path, {
+        "lunch.eml": _letter("jude@example.org", "Saturday lunch", "Mon, 15 Mar 2027 10:00:00 +1300",
+                             "Nana Jude here - I'll pop over on Saturday for lunch, see you at 12."),
+        "keypad.eml": _letter("secretary@bodycorp.example", "Text from the body corporate",
+                              "Tue, 23 Feb 2027 18:42:00 +1300",
+                              "Kia ora residents - the keypad at the bottom of the drive has been reprogrammed.\n"
+                              "New entry: 4417 then #. The old one stops working on Sunday.")})
+    result = brain.ask("Nana Jude is popping over on Saturday - what does she punch into the keypad at the "
+                       "bottom of the drive?", now=datetime(2027, 3, 17, tzinfo=timezone.utc))
+    assert result.answer == "4417", (result.answer, [s.source for s in result.results])
 
 
 @pytest.mark.parametrize("question, answer", [

@@ -463,7 +463,10 @@ class Asker:
         hybrid[not_yet] = -np.inf
         window_words = self._window_words(route.window, self.analyzer.words)
         subject = set() if route.window is None else set(self.analyzer.tokens(route.window.subject))
-        names = self._asked_names(question, window_words | subject)
+        aside = self._aside(question, self._question_words | window_words)
+        # A name said in passing ("Nana Jude is popping over - what does she punch into the
+        # keypad") is not who the question is about.
+        names = self._asked_names(question, window_words | subject) - aside
         self._asked = frozenset(names)
         prior = dict(prior_chunks=scoring.coverage_prior_chunks,
                      prior_df_share=scoring.coverage_prior_df_share,
@@ -476,7 +479,8 @@ class Asker:
         # value itself is the evidence (answer_type), a letter need not say "phone".
         asked_kind = self._kind_words.get(kind, set())
         topic = TopicTerms.of(question, self.analyzer, index.bm25,
-                              self._question_words | window_words | asked_kind, self._type_hints, subject, **prior)
+                              self._question_words | window_words | asked_kind, self._type_hints, subject,
+                              aside=aside, aside_weight=scoring.aside_weight, **prior)
         if not topic.terms and window_words:
             # "where are we doing thanksgiving": the window is all the question is about.
             topic = TopicTerms.of(question, self.analyzer, index.bm25, self._question_words,
@@ -484,6 +488,23 @@ class Asker:
         return Query(text=question, route=route, now=now.timestamp(), terms=terms,
                      bm25_all=bm25_all, cosine_all=np.asarray(cosine_all, dtype=np.float64),
                      hybrid_all=hybrid, topic=topic, kind=kind)
+
+    def _aside(self, question: str, ignore: set[str]) -> set[str]:
+        """The words said only before the question proper: the clause before the last
+        break (" - ", ", ", "; ", ". ") that a question word opens, when the question proper
+        names at least `aside_min_focus_terms` topic words of its own (in "I need to ring
+        Lakeside Dental, which number do I use" the business is the subject, not an aside)."""
+        scoring = self.config.scoring
+        match = None
+        for match in answers.compiled_regex(scoring.aside_break).finditer(question):
+            pass
+        if match is None:
+            return set()
+        before = set(self.analyzer.tokens(question[:match.start()])) - ignore
+        focus = set(self.analyzer.tokens(question[match.end():])) - ignore
+        if len(focus) < scoring.aside_min_focus_terms:
+            return set()
+        return before - focus
 
     def _qualified(self, ranked: Ranked, query: Query) -> bool:
         """Was the document written in (for an event: does it take place in), or does it

@@ -51,7 +51,8 @@ class TopicTerms:
            window_subject: set[str] = frozenset(),
            prior_chunks: float = 0.0, prior_df_share: float = 0.0,
            names: set[str] = frozenset(), name_share: float = 0.0,
-           name_max_df_share: float = 1.0, forms: "WordForms | None" = None) -> "TopicTerms":
+           name_max_df_share: float = 1.0, forms: "WordForms | None" = None,
+           aside: set[str] = frozenset(), aside_weight: float = 1.0) -> "TopicTerms":
         """`ignore`: stemmed words that are not topic words (question words, the window's);
         `window_subject`: the stemmed words of the window that are also its subject.
         `prior_chunks`, `prior_df_share`: the prior the IDF weights are smoothed with (0:
@@ -60,7 +61,8 @@ class TopicTerms:
         a good share of the store, so its IDF is low, yet a document about someone else
         does not answer "when was Ada's last dentist appointment"), unless more than
         `name_max_df_share` of the chunks hold it. `forms`: how a word the store lacks may
-        be another form of one it has (none: taken as it is)."""
+        be another form of one it has (none: taken as it is). `aside`: stemmed words said
+        only before the question proper, weighed `aside_weight` of their own."""
         terms = analyzer.query_terms(question)
         # A word the store never uses may be another form of one it does ("unblock" of
         # "blocked", "re-shingle" of "shingles", "NCT'd" of "NCT"): then it is that word.
@@ -100,6 +102,11 @@ class TopicTerms:
         named = np.array([t in names for t in base], dtype=bool) & (counts <= name_max_df_share * bm25.n_docs)
         if named.any() and weights.size:
             weights = np.where(named, np.maximum(weights, name_share * weights.max()), weights)
+        if aside:
+            # Words said only in passing before the question proper ("Nana Jude is popping
+            # over on Saturday - what does she punch into the keypad"): the question's
+            # own words say what it is about.
+            weights = np.where([t in aside for t in base], weights * aside_weight, weights)
         wholes = []   # (term index, vocabulary columns of a several-word synonym)
         for j, term in enumerate(base):
             wholes_of = analyzer.phrase_synonyms(term)
