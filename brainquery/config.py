@@ -338,6 +338,8 @@ class AnswerSection:
     total_label: str            # a plain total's label ("Total", "Subtotal", "Summe")
     owed_label: str             # what is still owed ("Balance due"): the total only when asked
     net_total_label: str        # a total before tax ("Subtotal"): the total only when none follows
+    premium_cue: str            # a question about a policy ("how much is the home insurance") ...
+    premium_label: str          # ... asks for its premium, as a total
     owed_cue: str               # a question about what is owed ("how much do we still owe")
     value_labels: tuple[tuple[str, str], ...]
     # Kinds answered by the value alone ("$4.11"); the others by their sentence.
@@ -348,7 +350,7 @@ class AnswerSection:
 
     def __post_init__(self) -> None:
         # A bad regex fails here, when the config is read, not at the first question.
-        for key in ("issuer_cue", "record_date_label", "total_label", "owed_label", "net_total_label", "owed_cue", "sentence_head", "latest_cue", "retraction_cue",
+        for key in ("issuer_cue", "record_date_label", "total_label", "owed_label", "net_total_label", "premium_cue", "premium_label", "owed_cue", "sentence_head", "latest_cue", "retraction_cue",
                     "due_cue", "salutation", "retired_value", "currency_mark", "proposal_cue", "former_cue", "transaction_cue", "reminder_cue"):
             try:
                 re.compile(getattr(self, key))

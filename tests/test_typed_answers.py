@@ -530,6 +530,22 @@ def test_a_quote_is_no_record_of_the_job_it_prices(tmp_path):
     assert "8 December 2025" in (result.answer or ""), result.answer
 
 
+@pytest.mark.parametrize("question, answer", [
+    ("how much do we pay for home insurance", "€574.00"),
+    ("How much was the house insurance last year?", "€574.00"),
+    # Naming another of the policy's amounts asks for it.
+    ("what's the excess on the house insurance", "€250"),
+    ("how much is the house insured for", "€295,000"),
+])
+def test_what_a_policy_costs_is_its_premium(tmp_path, question, answer):
+    brain = _brain_of(tmp_path, {"schedule.txt":
+        "Home Insurance Schedule 2025-26 - Shandon Mutual\nDate: 2025-04-14\nPolicy number SM-HH-448120\n\n"
+        "Buildings sum insured €295,000\nContents sum insured €40,000\nStandard excess (each claim) €250\n"
+        "Annual premium (incl. 3% levy) €574.00\nof which premium tax €16.72\n"})
+    result = brain.ask(question, now=datetime(2026, 3, 1, tzinfo=timezone.utc))
+    assert result.answer == answer, result.answer
+
+
 def test_a_code_is_never_a_group_of_a_phone_number():
     text = "Text message received 23/02/2027 from 027 555 0148:\nNew entry: 4417 then #.\n"
     assert answer_of(text, "what's the gate code", "code").shown == "4417"

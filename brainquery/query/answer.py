@@ -144,6 +144,7 @@ def speakers(text: str) -> set[str]:
 def extract(text: str, kind: str | None, term_weights: dict[str, float],
             tokenize: Callable[[Sequence[str]], list[list[str]]], cfg: AnswerSection,
             title: str = "", people: frozenset[str] = frozenset(), owed_asked: bool = False,
+            premium_asked: bool = False,
             naming_words: frozenset[str] | None = None, rate: re.Pattern | None = None) -> Extract:
     """The best `max_sentences` sentences of `text` for the question, in document order.
 
@@ -222,6 +223,9 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
     # unless the question names another line ("the deposit"): its words then lead.
     label = _value_label(cfg, kind)
     has_label = np.array([bool(label and label.search(s)) for s in sentences])
+    if premium_asked and kind in cfg.total_kinds:
+        # What a household pays for a policy is its premium, not the sums it insures.
+        has_label |= _labelled(sentences, cfg.premium_label)
     # A table row splits label and value over two lines ("Total € Incl." / "VAT 681.87");
     # a label with its own value beside it ("Total: $7,098.52") labels no line after it
     # (the "Deposit received: -$2,000.00" under the total).

@@ -163,6 +163,7 @@ class Asker:
         self._series = Series(index.docs, index.doc_epoch, config.events)
         self._named: set[str] = set()
         self._owed_asked = False
+        self._premium_asked = False
         self._naming_words: frozenset[str] = frozenset()
         self._rate: re.Pattern | None = None
         self._asked: frozenset[str] = frozenset()
@@ -189,6 +190,7 @@ class Asker:
         # Capitalised words of the question that may name a person ("Melanie's", "Caroline").
         self._named = {w.casefold() for w in _NAME.findall(question)}
         self._owed_asked = re.search(self.config.answer.owed_cue, question, re.IGNORECASE) is not None
+        self._premium_asked = re.search(self.config.answer.premium_cue, question, re.IGNORECASE) is not None
         self._naming_words = frozenset(self.analyzer.tokens(question)) - self._question_words
         self._rate = answers.rate_asked(question, self.config.answer)
         route = self._anchored(self.router.route(question, now, pattern), question, now)
@@ -933,7 +935,8 @@ class Asker:
         return answers.extract(text, kind, self._idf_weighted(term_weights),
                                self.analyzer.tokens_many, self.config.answer,
                                title=str(self.index.docs[doc].get("title", "")), people=people,
-                               owed_asked=self._owed_asked, naming_words=self._naming_words,
+                               owed_asked=self._owed_asked, premium_asked=self._premium_asked,
+                               naming_words=self._naming_words,
                                rate=self._rate)
 
     def _event_note(self, title: str, body: str, term_weights: dict[str, float]) -> answers.Extract | None:
