@@ -1,6 +1,6 @@
 """Calendar answers read from occurrences (issue 16): the development and held-out sets.
 
-    python benchmarks/calendar_bench.py [--set dev|dev2|heldout|heldout2|all] [--failures]
+    python benchmarks/calendar_bench.py [--set dev|dev2|dev3|heldout|heldout2|all] [--failures]
 
 Each set (fixtures/calendar16/<set>/: dev and dev2 to tune on, heldout) is ingested into a store of its own; every question
 is asked at noon UTC of its `now` day, as `brainquery ask --now` does. Tune on `dev` and `dev2` only;

@@ -116,6 +116,7 @@ class EvaluationSection:
     heldout_set_floors: typing.Mapping[str, typing.Mapping[str, float]]
     calendar_dev_right: float
     calendar_dev2_right: float
+    calendar_dev3_right: float
     calendar_heldout_right: float
     calendar_heldout2_right: float
     ambiguity_dev_asked: float
@@ -126,6 +127,8 @@ class EvaluationSection:
     ambiguity_dev2_qualified_asked: float
     ambiguity_dev3_asked: float
     ambiguity_dev3_qualified_asked: float
+    ambiguity_dev4_asked: float
+    ambiguity_dev4_qualified_asked: float
     ambiguity_heldout2_asked: float
     ambiguity_heldout2_qualified_asked: float
 

@@ -144,6 +144,25 @@ TOLD_APART = {
         _mail("Kirsty Whitlock <kirsty@example.net>", "Dog sitting", 3,
               "Biscuit (our labrador) needs a walk on Friday at 7 am."),
     ], "Biscuit", False),
+    "a contacts list names two people of one first name": ([
+        _mail("Claire Novak <claire@example.org>", "Contacts", 2,
+              "Jordan Reyes - coach, 902-555-0143, training Friday at 5 pm\n"
+              "Jordan Boudreau - neighbour, 902-555-0171, shovels on Friday at 7 am"),
+        _mail("Basinview Soccer <coach@basinview.example>", "Practice", 3,
+              "Coach Jordan Reyes: practice is on Friday at 5 pm."),
+    ], "Jordan", True),
+    "an aunt and a cat registered under the family's surname": ([
+        _mail("Harbourview Vet <frontdesk@harbourview-vet.example>", "Appointment reminder", 2,
+              "Maisie Brennan (cat) is booked for her annual exam on Friday at 4:15 pm."),
+        _mail("Maisie Brennan <maisie.b@example.net>", "Visiting", 3,
+              "Your Aunt Maisie Brennan gets in on the bus on Friday at 2:45 pm."),
+    ], "Maisie", True),
+    "a pet beside its doctor is still the pet": ([
+        _mail("Cedar Creek Animal Hospital <front@cedarcreek.example>", "Your receipt", 2,
+              "Patient: Biscuit (canine, 5 yrs)\nDoctor: Priya Natarajan, DVM\nNext visit Friday at 9 am."),
+        _mail("Kirsty Whitlock <kirsty@example.net>", "Dog sitting", 3,
+              "Biscuit (our labrador) needs a walk on Friday at 7 am."),
+    ], "Biscuit", False),
     "a title's capitals are no surname": ([
         _mail("Cedar Ridge Stables <office@cedarridge.example>", "Lucy Riding Lessons", 2,
               "Lucy's riding lesson moves to Friday at 9 am; riding helmets are provided."),
@@ -164,7 +183,7 @@ def test_what_tells_two_entities_apart(case, tmp_path):
     assert (result["answer_kind"] == "ambiguous") is two, result["answer"]
 
 
-@pytest.fixture(scope="module", params=["dev", "dev2", "dev3", "heldout", "heldout2"])
+@pytest.fixture(scope="module", params=["dev", "dev2", "dev3", "dev4", "heldout", "heldout2"])
 def ambiguity_set(request, tmp_path_factory):
     folder = FIXTURES / "ambiguity16" / request.param
     questions = load_ambiguity_questions(folder / "questions.jsonl")

@@ -72,6 +72,12 @@ def test_a_cancelled_occurrence_is_a_no_with_the_next_one(piano_brain):
     assert moved[0]["moved_from"].startswith("2026-12-01")
 
 
+@pytest.mark.parametrize("question", ["piano lesson on dec 8?", "anything for harper's piano on December 8"])
+def test_a_short_question_with_no_question_word_is_answered_yes_or_no(piano_brain, question):
+    result = piano_brain.ask(question, now=NOW)
+    assert result.answer_kind == "occurrence" and result.answer.startswith("Yes"), result.answer
+
+
 def test_what_time_gives_the_rule_and_the_next_occurrence(piano_brain):
     result = piano_brain.ask("What time is Harper's piano lesson?", now=NOW)
     assert result.answer_kind == "occurrence"
@@ -179,6 +185,7 @@ def test_a_rule_firing_every_second_costs_only_the_window(tmp_path):
 
 @pytest.mark.parametrize("name, floor_key", [("dev", "calendar_dev_right"),
                                              ("dev2", "calendar_dev2_right"),
+                                             ("dev3", "calendar_dev3_right"),
                                              ("heldout", "calendar_heldout_right"),
                                              ("heldout2", "calendar_heldout2_right")])
 def test_calendar_question_sets(name, floor_key, tmp_path):

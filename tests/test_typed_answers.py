@@ -225,6 +225,7 @@ def test_who_did_a_job_is_the_business_whose_mail_domain_its_signature_spells(tm
 
 @pytest.mark.parametrize("question, kind", [
     ("number for luis the roofing guy?", "phone"),
+    ("On which evening is the grades 3-5 winter concert?", "weekday"),
     ("ngaio's mate wants to get on the internet, what's the code to join", "password"),
     ("Nana is popping over - what does she punch into the keypad at the bottom of the drive?", "code"),
     ("what was the dentist's old number", "phone"),

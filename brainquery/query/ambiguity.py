@@ -131,7 +131,11 @@ class AmbiguityFinder:
         keep = set(sorted(best.tolist(), key=lambda d: -doc_scores[d])[:self.cfg.max_docs])
         postings = [entities.record(int(r)) for r, d in zip(rows, docs) if int(d) in keep]
         own = f"w:{name}"
-        typed = [(d, {x for x in ds if plain(x) != own}) for d, ds in postings if ds]
+        # A record that says two sorts of thing at once ("Maisie (cat) - vet": the cat's vet
+        # visit read as a vet) tells nothing of which one it is: it joins as a bare mention.
+        described = [(d, {x for x in ds if plain(x) != own}) for d, ds in postings if ds]
+        mixed = {d for d, ds in described if not _one_sort(ds)}
+        typed = [(d, ds) for d, ds in described if _one_sort(ds)]
         parent = list(range(len(typed)))
 
         def root(i: int) -> int:
@@ -146,14 +150,19 @@ class AmbiguityFinder:
         # ... unless their surnames differ: "Archie Dawson's mum" and "Archie Nguyen's mum"
         # share a word, not a child.
         surnames = [{x for x in ds if x.startswith(SURNAME) and self._proper(x[len(SURNAME):])} for _, ds in typed]
+        # ... nor a person and an animal that share a word ("Maisie Brennan" the aunt and
+        # the cat registered at the vet as "Maisie Brennan-Osei").
+        sorts = [sorts_of(ds) for _, ds in typed]
         for i, (_, ds) in enumerate(typed):
             for d in (plain(x) for x in ds if not x.startswith(CONTEXT) or _is_word(plain(x))):
                 if d in owner:
                     a, b = root(i), root(owner[d])
-                    if a != b and surnames[a] and surnames[b] and not surnames[a] & surnames[b]:
+                    if a != b and ((surnames[a] and surnames[b] and not surnames[a] & surnames[b])
+                                   or not compatible(sorts[a], sorts[b])):
                         continue
                     parent[a] = b
                     surnames[b] |= surnames[a]
+                    sorts[b] |= sorts[a]
                 else:
                     owner[d] = i
         groups: dict[int, list[int]] = {}
@@ -162,7 +171,7 @@ class AmbiguityFinder:
         members = [sorted({typed[i][0] for i in g}, key=lambda d: -doc_scores[d]) for g in groups.values()]
         descriptors = [_ranked(typed[i][1] for i in g) for g in groups.values()]
         # Bare mentions join the entity whose documents they resemble most, or stand alone.
-        bare = sorted({d for d, ds in postings if not ds} - {d for m in members for d in m},
+        bare = sorted(({d for d, ds in postings if not ds} | mixed) - {d for m in members for d in m},
                       key=lambda d: -doc_scores[d])
         if bare and members:
             vectors = self._doc_vectors(sorted({d for m in members for d in m} | set(bare)))
@@ -249,6 +258,12 @@ def qualified_question(question: str, name: str, word: str) -> str:
     if not word:
         return question
     return re.sub(rf"\b{re.escape(name)}", f"{word} {name}", question, count=1, flags=re.IGNORECASE)
+
+
+def _one_sort(descriptors) -> bool:
+    """Do the descriptors say one sort of thing (a person and their company count as one)?"""
+    found = sorts_of(descriptors)
+    return compatible(found, set())
 
 
 def _is_word(descriptor: str) -> bool:

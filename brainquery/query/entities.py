@@ -372,12 +372,20 @@ class EntityExtractor:
 
     @staticmethod
     def _entities(sets: list[set[str]], context: set[str]) -> list[tuple[str, ...]]:
-        """One record per entity: a document's mentions merge unless their sorts differ; a
-        bare mention belongs to the one entity described, or takes the document's context."""
+        """One record per entity: a document's mentions merge unless their sorts differ or
+        they carry different surnames (a contacts list's "Jordan Reyes - coach" and "Jordan
+        Boudreau - neighbour"); a bare mention belongs to the one entity described, or takes
+        the document's context."""
         clusters: list[set[str]] = []
+        if any(d.startswith("species:") for found in sets for d in found):
+            # A pet's name beside a vet or a doctor ("Patient: Biscuit (canine) / Doctor: ...",
+            # "Maisie (cat) - vet") names its carers, not a profession of its own.
+            sets = [{d for d in found if not d.startswith("roles:")} for found in sets]
         for found in (s for s in sets if s):
+            surnames = {d for d in found if d.startswith(SURNAME)}
             for cluster in clusters:
-                if compatible(sorts_of(cluster), sorts_of(found)):
+                theirs = {d for d in cluster if d.startswith(SURNAME)}
+                if compatible(sorts_of(cluster), sorts_of(found)) and not (surnames and theirs and not surnames & theirs):
                     cluster |= found
                     break
             else:

@@ -548,12 +548,12 @@ _RULES: tuple[tuple[re.Pattern, _Resolver], ...] = tuple((re.compile(p), f) for 
     (rf"\b(?P<y>{_YEAR})-(?P<m>\d{{1,2}})-(?P<d>\d{{1,2}})\b", _r_iso),
     (r"(?<![\d/.-])(?P<m>\d{1,2})/(?P<d>\d{1,2})(?:/(?P<y>\d{4}|\d{2}))?(?![\d/])", _r_numeric),
     # An optional weekday before the date ("friday nov 27") belongs to it.
-    ((rf"\b(?:(?:{_WD}),?\s+)?(?P<mo>{_MO})\.?\s+(?P<d>\d{{1,2}}){_ORD}\b"
+    ((rf"\b(?:(?:{_WD}|{_WWD}),?\s+)?(?P<mo>{_MO})\.?\s+(?P<d>\d{{1,2}}){_ORD}\b"
       rf"(?:,?\s+(?P<y>{_YEAR})\b)?"), _r_month_day),
     # "friday the 27th", "the 27th": a day of the month, the nearest one (with that weekday).
     (rf"\b(?:(?P<wd>{_WD}),?\s+)?the\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)\b(?!\s+(?:of\s+)?(?:{_MO})\b)",
      _r_day_of_month),
-    ((rf"\b(?:the\s+)?(?P<d>\d{{1,2}}){_ORD}\s+(?:of\s+)?(?P<mo>{_MO})\b"
+    ((rf"\b(?:(?:{_WD}|{_WWD}),?\s+)?(?:the\s+)?(?P<d>\d{{1,2}}){_ORD}\s+(?:of\s+)?(?P<mo>{_MO})\b"
       rf"(?:,?\s+(?P<y>{_YEAR})\b)?"), _r_month_day),
     # "the week of December 1", "week of 12/1": longer than the day, so it wins.
     ((rf"\bweek\s+of\s+(?:(?:{_WD}),?\s+)?(?P<mo>{_MO})\.?\s+(?P<d>\d{{1,2}}){_ORD}\b"
