@@ -423,6 +423,7 @@ class AmbiguitySection:
     word_pattern: str
     neighbour_gap: str
     clause_break: str
+    towards: str
     neighbours: int
     window_words: int
     parenthesis_chars: int

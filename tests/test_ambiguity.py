@@ -157,6 +157,18 @@ TOLD_APART = {
         _mail("Maisie Brennan <maisie.b@example.net>", "Visiting", 3,
               "Your Aunt Maisie Brennan gets in on the bus on Friday at 2:45 pm."),
     ], "Maisie", True),
+    "two doctors of one surname, a vet and a dentist": ([
+        _mail("Harbourview Vet <frontdesk@harbourview-vet.example>", "Appointment reminder", 2,
+              "Your cat is booked with Dr. Anika Patel on Friday at 4:15 pm."),
+        _mail("Southpoint Dental <office@southpointdental.example>", "Appointment reminder", 3,
+              "Rory's cleaning with Dr. Sunil Patel is on Friday at 3:30 pm."),
+    ], "Patel", True),
+    "where a name goes is not what it is": ([
+        _mail("Kwame Osei <kwame@example.net>", "Next week", 2,
+              "Maisie to the vet on Friday at 4:15. Aunt Maisie's bus gets in on Friday at 2:45 pm."),
+        _mail("Harbourview Vet <frontdesk@harbourview-vet.example>", "Appointment reminder", 3,
+              "Maisie (cat) is booked for her annual exam on Friday at 4:15 pm."),
+    ], "Maisie", True),
     "a pet beside its doctor is still the pet": ([
         _mail("Cedar Creek Animal Hospital <front@cedarcreek.example>", "Your receipt", 2,
               "Patient: Biscuit (canine, 5 yrs)\nDoctor: Priya Natarajan, DVM\nNext visit Friday at 9 am."),

@@ -150,18 +150,40 @@ class AmbiguityFinder:
         # ... unless their surnames differ: "Archie Dawson's mum" and "Archie Nguyen's mum"
         # share a word, not a child.
         surnames = [{x for x in ds if x.startswith(SURNAME) and self._proper(x[len(SURNAME):])} for _, ds in typed]
+        # ... nor first names: "Dr. Anika Patel" the vet and "Dr. Sunil Patel" the dentist
+        # share a title and a role, not a person.
+        given = [{x for x in ds if x.startswith(GIVEN) and self._proper(x[len(GIVEN):])} for _, ds in typed]
         # ... nor a person and an animal that share a word ("Maisie Brennan" the aunt and
         # the cat registered at the vet as "Maisie Brennan-Osei").
         sorts = [sorts_of(ds) for _, ds in typed]
-        for i, (_, ds) in enumerate(typed):
-            for d in (plain(x) for x in ds if not x.startswith(CONTEXT) or _is_word(plain(x))):
+
+        def apart(a: int, b: int) -> bool:
+            return ((surnames[a] and surnames[b] and not surnames[a] & surnames[b])
+                    or (given[a] and given[b] and not given[a] & given[b])
+                    or not compatible(sorts[a], sorts[b]))
+
+        def keys(ds) -> list[str]:
+            return [plain(x) for x in ds if not x.startswith(CONTEXT) or _is_word(plain(x))]
+
+        # Records that name the person in full join first; one that gives no first name or
+        # surname ("Maisie (cat) - vet, Dr. Patel") then joins the entity it shares words
+        # with only when that entity is one: between the vet Dr. Anika Patel and the dentist
+        # Dr. Sunil Patel, a bare "Dr. Patel" stays apart.
+        order = sorted(range(len(typed)), key=lambda i: not (surnames[i] or given[i]))
+        for i in order:
+            ds = typed[i][1]
+            if not (surnames[i] or given[i]):
+                near = {root(owner[d]) for d in keys(ds) if d in owner}
+                if len(near) > 1 and any(apart(a, b) for a in near for b in near if a != b):
+                    continue
+            for d in keys(ds):
                 if d in owner:
                     a, b = root(i), root(owner[d])
-                    if a != b and ((surnames[a] and surnames[b] and not surnames[a] & surnames[b])
-                                   or not compatible(sorts[a], sorts[b])):
+                    if a != b and apart(a, b):
                         continue
                     parent[a] = b
                     surnames[b] |= surnames[a]
+                    given[b] |= given[a]
                     sorts[b] |= sorts[a]
                 else:
                     owner[d] = i

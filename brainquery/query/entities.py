@@ -193,6 +193,7 @@ class EntityExtractor:
         self.word_re = re.compile(cfg.word_pattern)
         self.gap_re = re.compile(cfg.neighbour_gap)
         self.break_re = re.compile(cfg.clause_break)
+        self.towards_re = re.compile(cfg.towards, re.IGNORECASE)
         self.vocab = Vocabulary.of(cfg, self.word_re)
         self.honorifics = frozenset(cfg.honorifics)
         self.never = frozenset(cfg.not_names) | frozenset(stopwords) | self.honorifics
@@ -338,6 +339,8 @@ class EntityExtractor:
                 out.add(tag)
             elif i - w <= last < i or i < first <= i + ahead:
                 lo, hi = (matches[last].end(), start) if last < i else (end, matches[first].start())
+                if last > i and self.towards_re.search(text[lo:hi]):
+                    continue   # "Maisie to the vet", "Maisie -> vet": where it goes, not what it is
                 # A field's label right before the name says what it is ("Boat: Ruby",
                 # "Dog: Bailey"), though a colon ends a clause.
                 if not self.break_re.search(text[lo:hi]) or (last == i - 1 and _LABEL_GAP.fullmatch(text[lo:hi])):
@@ -373,18 +376,18 @@ class EntityExtractor:
     @staticmethod
     def _entities(sets: list[set[str]], context: set[str]) -> list[tuple[str, ...]]:
         """One record per entity: a document's mentions merge unless their sorts differ or
-        they carry different surnames (a contacts list's "Jordan Reyes - coach" and "Jordan
-        Boudreau - neighbour"); a bare mention belongs to the one entity described, or takes
-        the document's context."""
+        they carry different surnames or first names (a contacts list's "Jordan Reyes - coach"
+        and "Jordan Boudreau - neighbour"); a bare mention belongs to the one entity
+        described, or takes the document's context."""
         clusters: list[set[str]] = []
         if any(d.startswith("species:") for found in sets for d in found):
             # A pet's name beside a vet or a doctor ("Patient: Biscuit (canine) / Doctor: ...",
             # "Maisie (cat) - vet") names its carers, not a profession of its own.
             sets = [{d for d in found if not d.startswith("roles:")} for found in sets]
         for found in (s for s in sets if s):
-            surnames = {d for d in found if d.startswith(SURNAME)}
+            surnames = {d for d in found if d.startswith((SURNAME, GIVEN))}
             for cluster in clusters:
-                theirs = {d for d in cluster if d.startswith(SURNAME)}
+                theirs = {d for d in cluster if d.startswith((SURNAME, GIVEN))}
                 if compatible(sorts_of(cluster), sorts_of(found)) and not (surnames and theirs and not surnames & theirs):
                     cluster |= found
                     break

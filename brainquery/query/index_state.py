@@ -25,7 +25,7 @@ ROUTER_FILE = "router.npz"
 ROUTER_DIGEST_KEY = "router_digest"
 DIRTY = "dirty"
 LAST_INGEST_FILE = "last_ingest.json"   # beside the index: the latest ingest's summary
-FORMAT = 18  # 18: one document's mentions with different surnames are different entities; 17: "welcome" is no name; 16: no acronym is a surname; 15: first names before a surname; 14: a field label before a name describes it; 13: a name's capitals counted where it stands alone; 6: a message's sender names join its words for BM25; 7-8: calendar fields; 9: entities; 10: surnames, senders; 11: what an ingest knows of a document; 12: chunk texts as one buffer
+FORMAT = 19  # 19: ... or different first names; 18: one document's mentions with different surnames are different entities; 17: "welcome" is no name; 16: no acronym is a surname; 15: first names before a surname; 14: a field label before a name describes it; 13: a name's capitals counted where it stands alone; 6: a message's sender names join its words for BM25; 7-8: calendar fields; 9: entities; 10: surnames, senders; 11: what an ingest knows of a document; 12: chunk texts as one buffer
 
 
 def _file_digest(name: str) -> str:
@@ -48,7 +48,7 @@ def generation(state: dict[str, Any]) -> int:
 def _extraction_settings(config: Config) -> tuple:
     """The [ambiguity] keys the entity index is read with (the others are used per question)."""
     a = config.ambiguity
-    return (a.word_pattern, a.neighbour_gap, a.clause_break, a.neighbours, a.window_words,
+    return (a.word_pattern, a.neighbour_gap, a.clause_break, a.towards, a.neighbours, a.window_words,
             a.parenthesis_chars, a.honorifics, a.not_names, a.greetings, a.webmail_domains, *(getattr(a, k) for k in a.VOCABULARIES))
 
 
