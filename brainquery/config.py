@@ -424,6 +424,7 @@ class AmbiguitySection:
     neighbour_gap: str
     clause_break: str
     towards: str
+    event_towards: str
     neighbours: int
     window_words: int
     parenthesis_chars: int

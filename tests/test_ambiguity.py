@@ -206,6 +206,22 @@ def ambiguity_set(request, tmp_path_factory):
     return request.param, outcomes
 
 
+def test_a_pets_calendar_entry_is_where_it_goes_not_what_it_is(tmp_path):
+    # "Bramble - vet": the dog's visit, not a vet called Bramble.
+    (tmp_path / "family.ics").write_text(
+        "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Family//EN\r\nBEGIN:VEVENT\r\n"
+        "UID:vet@example.org\r\nDTSTAMP:20261101T000000Z\r\nDTSTART:20261122T100000Z\r\n"
+        "DTEND:20261122T103000Z\r\nSUMMARY:Bramble - vet (boosters + paw recheck)\r\n"
+        "LOCATION:Muskerry Vets\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n", encoding="utf-8")
+    (tmp_path / "receipt.eml").write_text(_mail(
+        "Muskerry Vets <front@muskerryvets.example>", "Your receipt - Bramble", 3,
+        "Patient: Bramble (Springer Spaniel, female)\nWeight: 20.6 kg\nConsultation €45.00"))
+    brain = Brain(tmp_path / "store")
+    brain.ingest([tmp_path], now=NOW)
+    result = brain.ask("what does bramble weigh now", now=NOW).to_dict()
+    assert result["answer_kind"] != "ambiguous", result["answer"]
+
+
 def test_ambiguous_names_are_asked_back_and_qualified_ones_answered(ambiguity_set):
     name, outcomes = ambiguity_set
     # The held-out set's failures are not printed: it is never tuned on.

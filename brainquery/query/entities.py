@@ -194,6 +194,7 @@ class EntityExtractor:
         self.gap_re = re.compile(cfg.neighbour_gap)
         self.break_re = re.compile(cfg.clause_break)
         self.towards_re = re.compile(cfg.towards, re.IGNORECASE)
+        self.event_towards_re = re.compile(f"{cfg.towards}|{cfg.event_towards}", re.IGNORECASE)
         self.vocab = Vocabulary.of(cfg, self.word_re)
         self.honorifics = frozenset(cfg.honorifics)
         self.never = frozenset(cfg.not_names) | frozenset(stopwords) | self.honorifics
@@ -241,6 +242,9 @@ class EntityExtractor:
         if total is not None:
             total.update(w for w, j in zip(lower, joined) if not j)
         hits = self.vocab.hits(lower)
+        # An event's title puts what the name does after a dash ("Bramble - vet", "Ngaio -
+        # piano"); elsewhere a dash may say what the name is ("Jordan Reyes - coach").
+        towards = self.event_towards_re if meta.get("doc_type") == "calendar_event" else self.towards_re
         mentions: dict[str, list[set[str]]] = {}
         for i, word in enumerate(words):
             key = lower[i]
@@ -250,7 +254,7 @@ class EntityExtractor:
                 caps[key] += 1
             if i > 0 and lower[i - 1] in self.greetings:
                 continue   # "Hi Claire,": the reader, not what the document is about
-            mentions.setdefault(key, []).append(self._descriptors(i, full, matches, lower, hits))
+            mentions.setdefault(key, []).append(self._descriptors(i, full, matches, lower, hits, towards))
         address = str(meta.get("from") or "")
         context = self._context(sender, str(meta.get("location") or ""), address)
         sender_words = self.word_re.findall(sender)
@@ -281,7 +285,7 @@ class EntityExtractor:
         return "" if last in self.never or last in self.vocab.words else last
 
     def _descriptors(self, i: int, text: str, matches: list[re.Match], lower: list[str],
-                     hits: list[tuple[int, int, str]]) -> set[str]:
+                     hits: list[tuple[int, int, str]], towards: re.Pattern) -> set[str]:
         out: set[str] = set()
         possessive = bool(_POSSESSIVE.search(matches[i].group()))
         # Capitalised neighbours, each way, while only spaces (or a title's dot) separate them.
@@ -339,7 +343,7 @@ class EntityExtractor:
                 out.add(tag)
             elif i - w <= last < i or i < first <= i + ahead:
                 lo, hi = (matches[last].end(), start) if last < i else (end, matches[first].start())
-                if last > i and self.towards_re.search(text[lo:hi]):
+                if last > i and towards.search(text[lo:hi]):
                     continue   # "Maisie to the vet", "Maisie -> vet": where it goes, not what it is
                 # A field's label right before the name says what it is ("Boat: Ruby",
                 # "Dog: Bailey"), though a colon ends a clause.

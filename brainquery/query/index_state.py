@@ -48,7 +48,7 @@ def generation(state: dict[str, Any]) -> int:
 def _extraction_settings(config: Config) -> tuple:
     """The [ambiguity] keys the entity index is read with (the others are used per question)."""
     a = config.ambiguity
-    return (a.word_pattern, a.neighbour_gap, a.clause_break, a.towards, a.neighbours, a.window_words,
+    return (a.word_pattern, a.neighbour_gap, a.clause_break, a.towards, a.event_towards, a.neighbours, a.window_words,
             a.parenthesis_chars, a.honorifics, a.not_names, a.greetings, a.webmail_domains, *(getattr(a, k) for k in a.VOCABULARIES))
 
 
