@@ -389,10 +389,10 @@ class EntityExtractor:
             # "Maisie (cat) - vet") names its carers, not a profession of its own.
             sets = [{d for d in found if not d.startswith("roles:")} for found in sets]
         for found in (s for s in sets if s):
-            surnames = {d for d in found if d.startswith((SURNAME, GIVEN))}
+            names = {d for d in found if d.startswith((SURNAME, GIVEN))}
             for cluster in clusters:
                 theirs = {d for d in cluster if d.startswith((SURNAME, GIVEN))}
-                if compatible(sorts_of(cluster), sorts_of(found)) and not (surnames and theirs and not surnames & theirs):
+                if compatible(sorts_of(cluster), sorts_of(found)) and not (names and theirs and not names & theirs):
                     cluster |= found
                     break
             else:
