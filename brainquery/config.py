@@ -343,6 +343,7 @@ class AnswerSection:
     net_total_label: str        # a total before tax ("Subtotal"): the total only when none follows
     premium_cue: str            # a question about a policy ("how much is the home insurance") ...
     premium_label: str          # ... asks for its premium, as a total
+    report_modals: tuple[str, ...]   # a verb after these tells of what is to come, not of what was done
     owed_cue: str               # a question about what is owed ("how much do we still owe")
     value_labels: tuple[tuple[str, str], ...]
     # Kinds answered by the value alone ("$4.11"); the others by their sentence.

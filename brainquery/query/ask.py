@@ -726,10 +726,11 @@ class Asker:
         """Does the document tell of something done: a verb in the past tense in its own
         words (not in the lines it quotes), not after a modal ("we'll put drop sheets down")?"""
         cfg = self.config.router
+        modals = "".join(rf"(?<!{re.escape(m)} )" if not m[0].isalpha() else rf"(?<!\b{re.escape(m)} )"
+                         for m in self.config.answer.report_modals)
         pattern = answers.compiled_regex(
-            r"(?<!'ll )(?<!’ll )(?<!\bwill )(?<!\bto )(?<!\bcan )(?<!\bshall )(?<!\bmust )"
-            r"\b(?!(?:%s)\b)(?:[a-z]+ed|%s)\b" % ("|".join(map(re.escape, cfg.not_past_verbs)) or "(?!)",
-                                                  "|".join(map(re.escape, cfg.past_verbs)) or "(?!)"))
+            modals + r"\b(?!(?:%s)\b)(?:[a-z]+ed|%s)\b" % ("|".join(map(re.escape, cfg.not_past_verbs)) or "(?!)",
+                                                         "|".join(map(re.escape, cfg.past_verbs)) or "(?!)"))
         return pattern.search(answers.strip_quoted(self._doc_text(doc, with_title=False)).casefold()) is not None
 
     def _plan(self, doc: int, today: date) -> bool:
