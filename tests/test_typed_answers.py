@@ -169,11 +169,17 @@ def test_a_zone_name_is_not_read_as_am():
 
 def _brain_with(tmp_path, name: str, text: str) -> Brain:
     """A store holding one text file."""
+    return _brain_of(tmp_path, {name: text}, now=NOW)
+
+
+def _brain_of(tmp_path, files: dict[str, str], now: datetime = datetime(2027, 3, 1, tzinfo=timezone.utc)) -> Brain:
+    """A store holding these files, ingested at `now` (1 March 2027 unless given)."""
     docs = tmp_path / "docs"
     docs.mkdir()
-    (docs / name).write_text(text, encoding="utf-8")
+    for name, text in files.items():
+        (docs / name).write_text(text, encoding="utf-8")
     brain = Brain(tmp_path / "store")
-    brain.ingest([docs], now=NOW)
+    brain.ingest([docs], now=now)
     return brain
 
 
@@ -584,17 +590,6 @@ def test_a_new_network_code_replaces_the_house_notes_password(tmp_path, question
 
 def _letter(sender: str, subject: str, date_header: str, body: str) -> str:
     return f"From: {sender}\nTo: Kirsty <k@example.org>\nSubject: {subject}\nDate: {date_header}\n\n{body}\n"
-
-
-def _brain_of(tmp_path, files: dict[str, str]) -> Brain:
-    """A store holding these files, ingested on 1 March 2027."""
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    for name, text in files.items():
-        (docs / name).write_text(text, encoding="utf-8")
-    brain = Brain(tmp_path / "store")
-    brain.ingest([docs], now=datetime(2027, 3, 1, tzinfo=timezone.utc))
-    return brain
 
 
 CHAT = ("Jonah: I finally signed up for the pottery course at the community studio, Tuesdays at 7!\n"

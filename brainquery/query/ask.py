@@ -151,6 +151,14 @@ class Asker:
         # question's `now` (a letter sent at 08:40 in Hamilton is of that day, not of the
         # day before in UTC).
         self._zone: tzinfo = UTC
+        # A verb in the past tense, not after a modal ("we'll put"): a letter telling of
+        # something done (_reports).
+        router = config.router
+        modals = "".join(rf"(?<!{re.escape(m)} )" if not m[0].isalpha() else rf"(?<!\b{re.escape(m)} )"
+                         for m in config.answer.report_modals)
+        self._done = re.compile(modals + r"\b(?!(?:%s)\b)(?:[a-z]+ed|%s)\b" % (
+            "|".join(map(re.escape, router.not_past_verbs)) or "(?!)",
+            "|".join(map(re.escape, router.past_verbs)) or "(?!)"))
         # Stemmed words that name a document type -> its type codes.
         codes = {name: i for i, name in enumerate(index.type_names)}
         hints: dict[str, list[int]] = {}
@@ -358,8 +366,8 @@ class Asker:
         if vendor:
             return vendor
         sender = str(meta.get("from") or "")
-        _, domain = address_parts(sender)
-        if not domain or domain in self.config.ambiguity.webmail_domains:
+        domain = self._issuer_domain(doc)
+        if not domain:
             return ""
         label = re.sub(r"[^a-z0-9]", "", domain.split(".")[0].casefold())
         if len(label) >= _MIN_ORGANISATION_CHARS:
@@ -725,13 +733,7 @@ class Asker:
     def _reports(self, doc: int) -> bool:
         """Does the document tell of something done: a verb in the past tense in its own
         words (not in the lines it quotes), not after a modal ("we'll put drop sheets down")?"""
-        cfg = self.config.router
-        modals = "".join(rf"(?<!{re.escape(m)} )" if not m[0].isalpha() else rf"(?<!\b{re.escape(m)} )"
-                         for m in self.config.answer.report_modals)
-        pattern = answers.compiled_regex(
-            modals + r"\b(?!(?:%s)\b)(?:[a-z]+ed|%s)\b" % ("|".join(map(re.escape, cfg.not_past_verbs)) or "(?!)",
-                                                         "|".join(map(re.escape, cfg.past_verbs)) or "(?!)"))
-        return pattern.search(answers.strip_quoted(self._doc_text(doc, with_title=False)).casefold()) is not None
+        return self._done.search(answers.strip_quoted(self._doc_text(doc, with_title=False)).casefold()) is not None
 
     def _plan(self, doc: int, today: date) -> bool:
         """Is the document a plan, not the record of something done: a quote or estimate (by
