@@ -695,3 +695,20 @@ def test_a_letter_need_not_say_phone_to_give_the_number_asked_for(tmp_path):
          sender="Harbourline Insurance <policies@harbourline.example>")
     result = ingested(tmp_path, folder).ask("whats the dentists phone number", now=ASK_NOW)
     assert result.answer == "07 555 0184", (result.answer, [s.source for s in result.results])
+
+
+@pytest.mark.parametrize("question", ["whats the policy number for biscuit's pet insurance",
+                                      "how much is our life insurance premium",
+                                      "what's our car insurance policy number"])
+def test_a_policy_of_another_kind_does_not_answer_for_one_we_do_not_have(tmp_path, question):
+    folder = household(tmp_path / "in")
+    mail(folder, "insurance.eml", datetime(2026, 6, 1, 9, tzinfo=UTC), "Policy schedule",
+         "Home and contents insurance, policy number HL-2290471. Annual premium $684.20.",
+         sender="Harbourline Insurance <policies@harbourline.example>")
+    mail(folder, "oil.eml", datetime(2026, 5, 1, 9, tzinfo=UTC), "Car serviced",
+         "Biscuit rode along. Oil: 5W-30 long-life, 4.0 L. Total $240.00.",
+         sender="Hillcrest Auto <desk@hillcrestauto.example>")
+    brain = ingested(tmp_path, folder)
+    assert brain.ask(question, now=ASK_NOW).answer is None
+    # ... while the kind the household has answers.
+    assert brain.ask("what's our contents insurance policy number", now=ASK_NOW).answer == "HL-2290471"

@@ -402,3 +402,19 @@ def test_our_english_stopwords_are_scikit_learns():
     from brainquery.english_stopwords import ENGLISH_STOP_WORDS as ours
 
     assert ours == ENGLISH_STOP_WORDS
+
+
+def test_the_word_naming_a_kind_of_policy_and_the_policy_are_found_only_together(analyzer):
+    docs = ["Home and contents insurance: policy HL-2290471",
+            "Oil: 5W-30 long-life",
+            "Pet insurance for Biscuit, policy PI-5531",
+            "Biscuit the pet labrador"]
+    options = dict(ignore={"what", "number"}, kind_heads=frozenset({"insur"}))
+    terms, found = _found(analyzer, "what's the policy number for the pet insurance", docs, **options)
+    pet, insurance = terms.index("pet"), terms.index("insur")
+    # The home policy mentions insurance, but not of the kind asked about; the oil its
+    # word "life" but no insurance; the pet's note names the pet but no insurance.
+    assert not found[0, insurance] and not found[3, pet]
+    assert found[2, pet] and found[2, insurance]
+    terms, found = _found(analyzer, "life insurance", docs, **options)
+    assert not found[1].any() and not found[0].any()
