@@ -169,7 +169,7 @@ class ScoringSection:
     aside_weight: float
     aside_min_focus_terms: int
     coverage_name_max_df_share: float
-    kind_heads: tuple[str, ...]
+    compound_heads: tuple[str, ...]
     group_salutation: str
     group_salutation_chars: int
     group_name_credit: float

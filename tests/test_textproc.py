@@ -409,7 +409,7 @@ def test_the_word_naming_a_kind_of_policy_and_the_policy_are_found_only_together
             "Oil: 5W-30 long-life",
             "Pet insurance for Biscuit, policy PI-5531",
             "Biscuit the pet labrador"]
-    options = dict(ignore={"what", "number"}, kind_heads=frozenset({"insur"}))
+    options = dict(ignore={"what", "number"}, compound_heads=frozenset({"insur"}))
     terms, found = _found(analyzer, "what's the policy number for the pet insurance", docs, **options)
     pet, insurance = terms.index("pet"), terms.index("insur")
     # The home policy mentions insurance, but not of the kind asked about; the oil its

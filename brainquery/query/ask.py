@@ -179,7 +179,7 @@ class Asker:
         self._question_words = set(self.analyzer.tokens(" ".join(words))) | set(words)
         self._kind_words = {kind: set(self.analyzer.tokens(" ".join(ws))) | set(ws)
                             for kind, *ws in self.config.confidence.kind_words}
-        self._kind_heads = frozenset(self.analyzer.words(" ".join(self.config.scoring.kind_heads)))
+        self._compound_heads = frozenset(self.analyzer.words(" ".join(self.config.scoring.compound_heads)))
         # When each chunk's document was written (events: never "not yet"), per chunk.
         epoch = index.doc_epoch[index.chunk_doc]
         self._written_at = np.where(index.doc_type[index.chunk_doc] == self._event_code, -np.inf, epoch)
@@ -492,7 +492,7 @@ class Asker:
         topic = TopicTerms.of(question, self.analyzer, index.bm25,
                               self._question_words | window_words | asked_kind, self._type_hints, subject,
                               aside=aside, aside_weight=scoring.aside_weight,
-                              kind_heads=self._kind_heads, **prior)
+                              compound_heads=self._compound_heads, **prior)
         if not topic.terms and window_words:
             # "where are we doing thanksgiving": the window is all the question is about.
             topic = TopicTerms.of(question, self.analyzer, index.bm25, self._question_words,

@@ -47,7 +47,7 @@ class TopicTerms:
     # (modifier, head) term indices of a kind the question names ("pet insurance"): each is
     # present only where the other is too ("long-life oil" is no more about life insurance
     # than a home policy is).
-    kinds: tuple[tuple[int, int], ...] = ()
+    compounds: tuple[tuple[int, int], ...] = ()
 
     @classmethod
     def of(cls, question: str, analyzer: Analyzer, bm25: SparseBM25,
@@ -57,7 +57,7 @@ class TopicTerms:
            names: set[str] = frozenset(), name_share: float = 0.0,
            name_max_df_share: float = 1.0, forms: "WordForms | None" = None,
            aside: set[str] = frozenset(), aside_weight: float = 1.0,
-           kind_heads: frozenset[str] = frozenset()) -> "TopicTerms":
+           compound_heads: frozenset[str] = frozenset()) -> "TopicTerms":
         """`ignore`: stemmed words that are not topic words (question words, the window's);
         `window_subject`: the stemmed words of the window that are also its subject.
         `prior_chunks`, `prior_df_share`: the prior the IDF weights are smoothed with (0:
@@ -67,7 +67,7 @@ class TopicTerms:
         does not answer "when was Ada's last dentist appointment"), unless more than
         `name_max_df_share` of the chunks hold it. `forms`: how a word the store lacks may
         be another form of one it has (none: taken as it is). `aside`: stemmed words said
-        only before the question proper, weighed `aside_weight` of their own. `kind_heads`:
+        only before the question proper, weighed `aside_weight` of their own. `compound_heads`:
         stemmed words whose kind the topic word right before them names ("pet insurance")."""
         terms = analyzer.query_terms(question)
         # A word the store never uses may be another form of one it does ("unblock" of
@@ -131,7 +131,7 @@ class TopicTerms:
         hints = type_hints or {}
         type_terms = {j: hints[t] for j, t in enumerate(base) if t in hints}
         return cls(tuple(base), np.maximum(weights, 0.0), columns, membership,
-                   kinds=_kinds(analyzer.words(question), base, kind_heads, names, forms, bm25.vocab_),
+                   compounds=_compounds(analyzer.words(question), base, compound_heads, names, forms, bm25.vocab_),
                    phrases=tuple(phrases), type_terms=type_terms,
                    window_terms=tuple(j for j, t in enumerate(base) if t in window_subject),
                    name_terms=tuple(int(j) for j in np.flatnonzero(named)))
@@ -158,7 +158,7 @@ class TopicTerms:
             found = present @ self.membership > 0
             for j, positions in self.phrases:
                 found[:, j] |= present[:, positions].all(axis=1)
-        for modifier, head in self.kinds:
+        for modifier, head in self.compounds:
             both = found[:, head] & found[:, modifier]
             found[:, head] = found[:, modifier] = both
         return found
@@ -187,7 +187,7 @@ class TopicTerms:
         return cover
 
 
-def _kinds(words: list[str], base: list[str], heads: frozenset[str], names: set[str],
+def _compounds(words: list[str], base: list[str], heads: frozenset[str], names: set[str],
            forms: "WordForms", vocabulary: Mapping[str, int]) -> tuple[tuple[int, int], ...]:
     """(modifier, head) indices into `base` of each head word that a topic word, not a
     name, stands right before in the question's words (`words`: stemmed, in order)."""
