@@ -342,8 +342,9 @@ class AnswerSection:
     total_label: str            # a plain total's label ("Total", "Subtotal", "Summe")
     owed_label: str             # what is still owed ("Balance due"): the total only when asked
     net_total_label: str        # a total before tax ("Subtotal"): the total only when none follows
-    premium_cue: str            # a question about a policy ("how much is the home insurance") ...
-    premium_label: str          # ... asks for its premium, as a total
+    # (kind, cue, label): a question matching the cue asks, of its kind's values, for the
+    # one on a line the label matches ("how much is the home insurance": the premium).
+    asked_labels: tuple[tuple[str, str, str], ...]
     report_modals: tuple[str, ...]   # a verb after these tells of what is to come, not of what was done
     owed_cue: str               # a question about what is owed ("how much do we still owe")
     value_labels: tuple[tuple[str, str], ...]
@@ -355,7 +356,7 @@ class AnswerSection:
 
     def __post_init__(self) -> None:
         # A bad regex fails here, when the config is read, not at the first question.
-        for key in ("issuer_cue", "record_date_label", "total_label", "owed_label", "net_total_label", "premium_cue", "premium_label", "owed_cue", "sentence_head", "latest_cue", "retraction_cue",
+        for key in ("issuer_cue", "record_date_label", "total_label", "owed_label", "net_total_label", "owed_cue", "sentence_head", "latest_cue", "retraction_cue",
                     "due_cue", "salutation", "retired_value", "currency_mark", "proposal_cue", "former_cue", "transaction_cue", "reminder_cue"):
             try:
                 re.compile(getattr(self, key))
@@ -372,6 +373,13 @@ class AnswerSection:
                     re.compile(pattern)
                 except re.error as err:
                     raise ConfigError(f"config key answer.{key}: the pattern for {kind!r} is not a "
+                                      f"regex: {err}") from err
+        for kind, *patterns in self.asked_labels:
+            for pattern in patterns:
+                try:
+                    re.compile(pattern)
+                except re.error as err:
+                    raise ConfigError(f"config key answer.asked_labels: a pattern for {kind!r} is not a "
                                       f"regex: {err}") from err
         unknown = sorted({kind for kind, _ in (*self.kind_heads, *self.kinds)} - {kind for kind, _ in self.spans})
         if unknown:

@@ -37,8 +37,10 @@ def answer_of(text: str, question: str, kind: str):
     (less question words) as the only ones that name a line."""
     weights = {t: w for t, w in ANALYZER.query_terms(question)}
     naming = frozenset(ANALYZER.tokens(question)) - QUESTION_WORDS
+    labels = tuple((asked, label) for asked, cue, label in CFG.answer.asked_labels
+                   if re.search(cue, question, re.IGNORECASE))
     return extract(text, kind, weights, ANALYZER.tokens_many, CFG.answer, naming_words=naming,
-                   rate=rate_asked(question, CFG.answer))
+                   rate=rate_asked(question, CFG.answer), labels_asked=labels)
 
 
 @pytest.mark.parametrize("question, value", [
@@ -388,6 +390,25 @@ def test_a_hard_wrapped_mail_paragraph_is_read_as_one_text():
              "2024-01-05  Grocery Store purchase on the card      45.00    1,000.00\n"
              "2024-01-06  Pharmacy                                12.40      987.60\n")
     assert unwrap(table, CFG.answer.wrapped_line_chars) == table
+
+
+def test_a_line_ending_on_a_word_no_sentence_ends_on_goes_on_into_a_capitalised_one():
+    text = ("Our Munster Feis is on Sunday 15 November at the Silversprings Hall. Entry forms to\n"
+            "Caitríona by 16 October please - late entries cannot be accepted.\nCaitríona Ní Chonaill")
+    lines = [s for s, _ in split_with_speakers(text, CFG.answer.wrapped_line_chars)]
+    assert "Entry forms to Caitríona by 16 October please - late entries cannot be accepted." in lines
+    assert lines[-1] == "Caitríona Ní Chonaill"
+
+
+@pytest.mark.parametrize("question, answer", [
+    ("feis entry forms - when do they have to be in by?", "16 October"),
+    ("when is the entry deadline for the feis", "16 October"),
+    ("when is the feis", "15 November"),
+])
+def test_asked_when_something_is_due_by_the_date_after_by_answers(question, answer):
+    text = ("Term fee: €60 per dancer.\nOur Munster Feis is on Sunday 15 November at the Silversprings Hall.\n"
+            "Entry forms to Caitríona by 16 October please.\n")
+    assert answer_of(text, question, "date").shown == answer
 
 
 def test_a_value_under_another_kinds_label_is_not_the_one_asked_for():

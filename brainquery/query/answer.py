@@ -33,6 +33,9 @@ _YEAR = re.compile(r"\b\d{4}\b|['’]\d{2}\b|\d{1,2}[/.-]\d{1,2}[/.-]\d{2}\b")
 # A sentence in progress ends its line on a word or a comma; a table row ends on a number.
 _MID_SENTENCE = re.compile(r"[a-z,]\s*$")
 _GOES_ON = re.compile(r"\s*[a-z0-9(£$€]")
+# A line ending on a word no sentence ends with ("Entry forms to" / "Caitríona by 16
+# October"): the next line goes on with it even when it opens with a name.
+_OPEN_END = re.compile(r"\b(?:to|for|with|by|at|of|from|the|a|an|and|or|but|into|onto|via|your|our|their|his|her|my)\s*$")
 _COLUMNS = re.compile(r"\S(?: {2,}|\t)\S.*\S(?: {2,}|\t)\S")     # a table laid out in columns
 _LIST_ITEM = re.compile(r"\s*(?:[-*•]|\d{1,2}[.)])\s")
 _NUMBERED = re.compile(r"\s*\d{1,2}[.)]\s+")
@@ -102,13 +105,15 @@ def unwrap(text: str, min_chars: int) -> str:
     """Plain-text mail is wrapped at ~72 columns, mid-sentence: "can babysit Leo on Saturday" /
     "12th from 18:30". A line at least `min_chars` long that ends mid-sentence (on a
     lower-case word or a comma) joins the next when that one goes on in lower case, a
-    number or an amount; a list item, a "Label:" line, a blank line, a capitalised line (a
+    number or an amount, or whatever it opens with after a word no sentence ends on ("to",
+    "the"); a list item, a "Label:" line, a blank line, a capitalised line (a
     new item, heading or name) or a table row (ending on a number) keeps its own."""
     lines = text.split("\n")
     out = [lines[0]] if lines else []
     for previous, line in zip(lines, lines[1:]):
         if (len(previous.rstrip()) >= min_chars and _MID_SENTENCE.search(previous)
-                and not _COLUMNS.search(previous) and _GOES_ON.match(line) and not _LIST_ITEM.match(line)):
+                and not _COLUMNS.search(previous) and not _LIST_ITEM.match(line)
+                and (_GOES_ON.match(line) or (_OPEN_END.search(previous) and line.strip()))):
             out[-1] = out[-1].rstrip() + " " + line.strip()
         else:
             out.append(line)
@@ -144,7 +149,7 @@ def speakers(text: str) -> set[str]:
 def extract(text: str, kind: str | None, term_weights: dict[str, float],
             tokenize: Callable[[Sequence[str]], list[list[str]]], cfg: AnswerSection,
             title: str = "", people: frozenset[str] = frozenset(), owed_asked: bool = False,
-            premium_asked: bool = False,
+            labels_asked: tuple[tuple[str, str], ...] = (),
             naming_words: frozenset[str] | None = None, rate: re.Pattern | None = None) -> Extract:
     """The best `max_sentences` sentences of `text` for the question, in document order.
 
@@ -223,9 +228,13 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
     # unless the question names another line ("the deposit"): its words then lead.
     label = _value_label(cfg, kind)
     has_label = np.array([bool(label and label.search(s)) for s in sentences])
-    if premium_asked and kind in cfg.total_kinds:
-        # What a household pays for a policy is its premium, not the sums it insures.
-        has_label |= _labelled(sentences, cfg.premium_label)
+    asked_label = np.zeros(len(sentences), dtype=bool)
+    for asked_kind, pattern in labels_asked:
+        # The question says which value of its kind it wants: a policy's premium, not the
+        # sums it insures; the date a form is due by, not the event's.
+        if asked_kind == kind:
+            asked_label |= _labelled(sentences, pattern)
+    has_label |= asked_label
     # A table row splits label and value over two lines ("Total € Incl." / "VAT 681.87");
     # a label with its own value beside it ("Total: $7,098.52") labels no line after it
     # (the "Deposit received: -$2,000.00" under the total).
@@ -256,8 +265,9 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
             named = np.array([p is not None for p in per_unit])
     if kind not in cfg.total_kinds and named.any():
         # "The guest wifi password": the line the question names holds it, not the one
-        # labelled "Password:".
-        label_bonus = cfg.value_label_bonus * named
+        # labelled "Password:"; but a label the question asks for by its cue ("have to be
+        # in by") still says which.
+        label_bonus = cfg.value_label_bonus * (named.astype(float) + (asked_label & (has_span > 0)))
     elif kind in cfg.total_kinds:
         # "How much did the water heater cost": the document is about the water heater, the
         # total is the answer; "how much was the deposit" names a line of its own, which

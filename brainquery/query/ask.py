@@ -171,7 +171,7 @@ class Asker:
         self._series = Series(index.docs, index.doc_epoch, config.events)
         self._named: set[str] = set()
         self._owed_asked = False
-        self._premium_asked = False
+        self._labels_asked: tuple[tuple[str, str], ...] = ()
         self._naming_words: frozenset[str] = frozenset()
         self._rate: re.Pattern | None = None
         self._asked: frozenset[str] = frozenset()
@@ -199,7 +199,8 @@ class Asker:
         # Capitalised words of the question that may name a person ("Melanie's", "Caroline").
         self._named = {w.casefold() for w in _NAME.findall(question)}
         self._owed_asked = re.search(self.config.answer.owed_cue, question, re.IGNORECASE) is not None
-        self._premium_asked = re.search(self.config.answer.premium_cue, question, re.IGNORECASE) is not None
+        self._labels_asked = tuple((kind, label) for kind, cue, label in self.config.answer.asked_labels
+                                   if re.search(cue, question, re.IGNORECASE))
         self._naming_words = frozenset(self.analyzer.tokens(question)) - self._question_words
         self._rate = answers.rate_asked(question, self.config.answer)
         route = self._anchored(self.router.route(question, now, pattern), question, now)
@@ -940,7 +941,7 @@ class Asker:
         return answers.extract(text, kind, self._idf_weighted(term_weights),
                                self.analyzer.tokens_many, self.config.answer,
                                title=str(self.index.docs[doc].get("title", "")), people=people,
-                               owed_asked=self._owed_asked, premium_asked=self._premium_asked,
+                               owed_asked=self._owed_asked, labels_asked=self._labels_asked,
                                naming_words=self._naming_words,
                                rate=self._rate)
 
