@@ -339,6 +339,8 @@ class AnswerSection:
     total_label_weight: float
     line_term_max_sentences: int
     line_name_dominance: float
+    heading_row_share: float     # a later row under a heading the question names, named by this share
+    heading_max_words: int       # ... a heading being a line of at most this many words and no value
     total_label: str            # a plain total's label ("Total", "Subtotal", "Summe")
     owed_label: str             # what is still owed ("Balance due"): the total only when asked
     net_total_label: str        # a total before tax ("Subtotal"): the total only when none follows

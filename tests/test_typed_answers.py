@@ -411,6 +411,18 @@ def test_asked_when_something_is_due_by_the_date_after_by_answers(question, answ
     assert answer_of(text, question, "date").shown == answer
 
 
+@pytest.mark.parametrize("question, answer", [
+    ("what is the deductible on our house insurance", "$1,000"),
+    ("how much is the home insurance", "$1,642.00"),
+])
+def test_a_heading_the_question_names_picks_the_rows_under_it(question, answer):
+    text = ("Coverage Limit\nA - Dwelling $512,000\nSewer backup (endorsement SB-25) $25,000\n"
+            "Deductibles and premium\nDeductible Amount\nAll perils $1,000\nSewer backup $2,500\n"
+            "Premium Amount\nBase premium $1,508.00\nClaims-free discount -$100.00\n"
+            "Total annual premium $1,642.00\n")
+    assert answer_of(text, question, "amount").shown == answer
+
+
 def test_a_value_under_another_kinds_label_is_not_the_one_asked_for():
     text = "Installed Kestrel ProLine KP50-40NV water heater, 50 gallons, serial 2401A118734998."
     assert answer_of(text, "water heater model #", "model").shown == "KP50-40NV"

@@ -422,7 +422,25 @@ def _named_lines(token_sets: list[set[str]], found: list[str | None], term_weigh
         for t in tokens & subject:
             counts[t] = counts.get(t, 0) + 1
     rare = {t for t, n in counts.items() if n <= cfg.line_term_max_sentences}
-    return np.array([len(tokens & rare) if f is not None else 0 for tokens, f in zip(token_sets, found)])
+    named = np.array([len(tokens & rare) if f is not None else 0 for tokens, f in zip(token_sets, found)])
+    if naming_words is None:
+        return named
+    # Asked for an amount, a word only headings (a table's short lines without a value) hold
+    # ("Deductible Amount" over "All perils $1,000" / "Sewer backup $2,500") names the rows
+    # under each of them, up to the next line without a value: the first row (the general
+    # case) in full, the others by a share.
+    valued = set().union(*(tokens for tokens, f in zip(token_sets, found) if f is not None)) & subject
+    heading = [bool((tokens & subject) - valued) and f is None and len(tokens) <= cfg.heading_max_words
+               for tokens, f in zip(token_sets, found)]
+    named = named.astype(np.float64)
+    share = 0.0
+    for i, f in enumerate(found):
+        if f is None:
+            share = 1.0 if heading[i] else 0.0
+        elif share:
+            named[i] += share
+            share = cfg.heading_row_share
+    return named
 
 
 def _labelled(sentences: Sequence[str], pattern: str) -> np.ndarray:
