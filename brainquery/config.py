@@ -313,6 +313,7 @@ class AnswerSection:
     due_label_words: int                # how near before a date its due word stands
     transaction_cue: str                # "when did we buy / replace / install": the record answers
     former_cue: str                     # a question asking for the value before the current one
+    former_line_cover: float    # ... and an off-topic document's value line naming this share of the question competes
     due_date_gap_chars: int             # a date this near after a reminder cue is a due date
     reminder_cue: str                   # a reminder that something is due: no record of it
     proposal_cue: str                   # a title offering work: a quote, an estimate

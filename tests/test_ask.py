@@ -712,3 +712,22 @@ def test_a_policy_of_another_kind_does_not_answer_for_one_we_do_not_have(tmp_pat
     assert brain.ask(question, now=ASK_NOW).answer is None
     # ... while the kind the household has answers.
     assert brain.ask("what's our contents insurance policy number", now=ASK_NOW).answer == "HL-2290471"
+
+
+def test_the_old_value_is_found_in_a_note_that_never_called_it_old(tmp_path):
+    folder = household(tmp_path / "in")
+    (folder / "house-info.md").write_text(
+        "House info\nDate: 2025-03-15\n\nWifi: Larchdale-Home / password Bison-Maple-4471\n"
+        "Garage door keypad: 5521 then Enter\nGas shut-off: yellow handle on the pipe beside the meter.\n"
+        "Main water shut-off: basement utility room, left of the water heater, red handle.\n"
+        "Sump pump pit: under the stairs - test it every April before the melt.\n"
+        "Furnace: filter 16x25x1 - change every 2 months in winter.\n"
+        "Garbage and recycling: Monday, carts out by 7 a.m.\nBackwater valve: cleanout cap in the laundry.\n")
+    mail(folder, "keypad.eml", datetime(2026, 10, 2, 21, tzinfo=UTC), "garage keypad code",
+         "reset the garage keypad code tonight - the old code got passed round the kids' friends. "
+         "new garage code is 8306, the old code (5521) is dead.")
+    mail(folder, "alarm.eml", datetime(2026, 9, 2, 9, tzinfo=UTC), "Alarm service",
+         "Your alarm was serviced today. Panel code unchanged: 7310. Old batteries replaced.")
+    brain = ingested(tmp_path, folder)
+    assert brain.ask("what was the old code for the garage keypad", now=ASK_NOW).answer == "5521"
+    assert brain.ask("what's the code for the garage keypad", now=ASK_NOW).answer == "8306"

@@ -220,7 +220,7 @@ class Asker:
         if replacing is not None:
             ranked = [replacing] + [r for r in ranked if r is not replacing]
         else:
-            ranked = self._supersede(question, route, ranked, query.kind, term_weights, query.now)
+            ranked = self._supersede(question, route, ranked, query.kind, term_weights, query.now, off_topic)
         shown = ranked + [r for r in off_topic if r not in ranked]
         results = [self._source(r, term_weights) for r in shown[:k]]
         base = dict(query=question, now=now.isoformat(), pattern=route.pattern,
@@ -565,13 +565,15 @@ class Asker:
         return [(t, w * boost if t in owners else w) for t, w in self.analyzer.query_terms(question)]
 
     def _supersede(self, question: str, route: Route, ranked: list[Ranked], kind: str | None,
-                   term_weights: dict[str, float], now: float) -> list[Ranked]:
+                   term_weights: dict[str, float], now: float, off_topic: list[Ranked] = ()) -> list[Ranked]:
         """Latest wins for a current value: when the leading documents of an entity question
         state different values of the kind asked for (34.5 lb in 2026, 33.2 lb in 2025),
         the newest of them goes first. So for any question asking for the last time
         something happened ("what did the last boiler service cost"), among documents
         written by now. Only documents that hold such a value, cover the question and score
-        within `supersede_share` of the best of them compete."""
+        within `supersede_share` of the best of them compete. `off_topic`: the candidates
+        too far below the best to be about the question, where the value before the current
+        one may be (the old note never says "old")."""
         cfg = self.config
         # (A date asked for goes by the day named, not the document's: _last_time.)
         if (kind in cfg.answer.dated_kinds and route.pattern in cfg.answer.past_patterns
@@ -580,7 +582,16 @@ class Asker:
         latest = re.search(cfg.answer.latest_cue, question, re.IGNORECASE) is not None
         former = re.search(cfg.answer.former_cue, question, re.IGNORECASE) is not None
         if former and not latest:
-            return self._former(ranked, kind, term_weights, now) if kind in cfg.answer.value_kinds else ranked
+            if kind not in cfg.answer.value_kinds:
+                return ranked
+            # A candidate too far below the best to be about the question joins when the
+            # line holding its value names the question's subject ("Garage door keypad:
+            # 5521" in the house note that never says "old").
+            floor = cfg.answer.former_line_cover
+            named = [r for r in off_topic if r not in ranked and self._sentence_cover(
+                self._extract(r.doc, kind, term_weights).text, term_weights) >= floor]
+            former = self._former(ranked + named, kind, term_weights, now)
+            return [former[0]] + [r for r in ranked if r is not former[0]] if former[0] is not ranked[0] else ranked
         if ((route.pattern not in cfg.answer.supersede_patterns and not latest)
                 or kind not in cfg.answer.value_kinds or len(ranked) < 2 or route.window is not None):
             # (A question that names its time, "the July bill", asks for that time's value.)
@@ -677,8 +688,11 @@ class Asker:
             return (bool(issuer) and r.parts["coverage"] >= floor - 1e-9 and self._issuer_domain(r.doc) == issuer
                     and self._asked <= set(self.analyzer.tokens(self._doc_text(r.doc))))
 
+        # The value before the current one is not asked about in the old document's words
+        # ("the OLD code" is what the new note says): its score is no measure of it.
+        share = 0.0 if at_floor else cfg.answer.supersede_share
         return [lead] + [r for r in pool if r is not lead
-                         and r.score >= cfg.answer.supersede_share * lead.score and r.parts["answer_type"] >= 1.0
+                         and r.score >= share * lead.score and r.parts["answer_type"] >= 1.0
                          and r.parts["type_weight"] >= authority - 1e-9 and complete(r)]
 
     def _issuer_domain(self, doc: int) -> str:
