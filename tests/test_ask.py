@@ -731,3 +731,25 @@ def test_the_old_value_is_found_in_a_note_that_never_called_it_old(tmp_path):
     brain = ingested(tmp_path, folder)
     assert brain.ask("what was the old code for the garage keypad", now=ASK_NOW).answer == "5521"
     assert brain.ask("what's the code for the garage keypad", now=ASK_NOW).answer == "8306"
+
+
+def test_an_owner_typed_without_an_apostrophe_is_still_the_owner(tmp_path):
+    folder = household(tmp_path / "in")
+    mail(folder, "swim.eml", datetime(2026, 8, 18, 9, tzinfo=UTC), "Autumn term - Zoé (Stage 5)",
+         "Zoé has moved up to Stage 5 for the autumn term. From 1 September the monthly fee goes "
+         "from €32 to €35.50.", sender="Lee Swim Academy <office@leeswim.example>")
+    mail(folder, "dance.eml", datetime(2026, 9, 1, 9, tzinfo=UTC), "Dancing - Noah",
+         "Noah's Irish dancing is on Tuesdays. The fee for the term is €60.",
+         sender="Scoil Rince <info@scoilrince.example>")
+    brain = ingested(tmp_path, folder)
+    # "zoes" is Zoé's: typed without the apostrophe or the accent, she is who is asked about.
+    for question in ("how much are zoes swimming lessons a month now", "how much are zoe's lessons a month now"):
+        result = brain.ask(question, now=ASK_NOW)
+        assert result.answer == "€35.50", (question, result.answer)
+    asker = brain._answerer()
+    assert asker._ambiguity.mark_possessives("what time are zoes lessons") == "what time are zoe's lessons"
+    assert asker._ambiguity.mark_possessives("how much are the lessons") == "how much are the lessons"
+    # ... and the owner of a relative is not who is asked about: "Zoé's mom" is her mother.
+    assert asker._asked_names("when does zoe's swimming start", set()) == {"zoe"}
+    assert asker._asked_names("when does zoe's mom fly back", set()) == set()
+

@@ -418,3 +418,11 @@ def test_the_word_naming_a_kind_of_policy_and_the_policy_are_found_only_together
     assert found[2, pet] and found[2, insurance]
     terms, found = _found(analyzer, "life insurance", docs, **options)
     assert not found[1].any() and not found[0].any()
+
+
+def test_a_question_in_english_finds_the_household_words_of_a_french_letter(analyzer):
+    docs = ["Chers parents, lundi 15 février la garderie est fermée. Merci de votre compréhension.",
+            "The hardware store is closed on Monday for stocktaking."]
+    terms, found = _found(analyzer, "is the daycare closed on monday", docs, ignore={"monday"})
+    assert found[0, terms.index("daycar")] and found[0, terms.index("close")]
+    assert not found[1, terms.index("daycar")]

@@ -757,3 +757,12 @@ def test_where_a_document_writes_amounts_with_a_currency_a_bare_number_is_none()
 ])
 def test_a_phone_number_with_a_one_digit_area_code_is_one(line, number):
     assert answer_of(line, "what's the dentist's phone number", "phone").shown == number
+
+
+def test_a_french_letter_gives_its_times_on_the_24_hour_clock():
+    text = ("Chers parents,\nÀ compter du lundi 1er février 2027, la garderie sera ouverte\n"
+            "de 7 h 00 à 17 h 15 (au lieu de 17 h 30).\n")
+    found = answer_of(text, "what time does the daycare close", "time")
+    assert found.shown in ("7 h 00", "17 h 15")
+    from brainquery.query.answer import same_value
+    assert same_value("17 h 15", "5:15 p.m.", "time") and not same_value("17 h 15", "5:30 pm", "time")

@@ -30,6 +30,9 @@ from .coverage import TopicTerms
 from .entities import CONTEXT, GIVEN, SENDER_ITSELF, SORTS, SURNAME, EntityExtractor, compatible, name_key, plain, sorts_of
 from .query_index import QueryIndex
 
+# A word ending in "s" with no apostrophe before it: maybe an owner typed without one.
+_UNMARKED_POSSESSIVE = re.compile(r"\b([^\W\d_]{2,})s\b(?!['’])")
+
 
 @dataclasses.dataclass(frozen=True)
 class Entity:
@@ -101,6 +104,23 @@ class AmbiguityFinder:
         return out
 
     # ---- the names -----------------------------------------------------------------
+    def mark_possessives(self, question: str) -> str:
+        """The question with its owners written as owners: "zoes daycare" is "zoe's
+        daycare" when the documents name a Zoé and no "Zoes" (questions typed on a phone
+        drop the apostrophe). Only a name the documents write as one, on its own: "practices"
+        is no owner, though a letter is signed "Burnage Lane Practice"."""
+        entities, share = self.index.entities, self.cfg.capitalised_share
+
+        def mark(match: re.Match) -> str:
+            word, stem = match.group(0), match.group(1)
+            key = name_key(word)
+            if (key in self.extractor.never or key in self.extractor.vocab.words or key in self.question_words
+                    or entities.is_name(word, False, share) or not entities.written_as_name(stem, share)):
+                return word
+            return f"{stem}'s"
+
+        return _UNMARKED_POSSESSIVE.sub(mark, question)
+
     def names(self, question: str, when: set[str]) -> list[tuple[str, bool]]:
         """The question's names; a word that named its time window ("Thanksgiving") is a
         time, not an entity."""

@@ -480,7 +480,7 @@ def _same_size(a: str, b: str) -> bool:
     return longer[:len(shorter)] == shorter
 
 
-_CLOCK = re.compile(r"(\d{1,2})(?:[:.](\d{2}))?\s*(a\.?m\.?|p\.?m\.?)?")
+_CLOCK = re.compile(r"(\d{1,2})(?:(?:[:.]|\s?h\s?)(\d{2}))?\s*(a\.?m\.?|p\.?m\.?)?")   # "17 h 15" too
 
 
 def _minutes(value: str) -> int:

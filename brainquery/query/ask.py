@@ -179,6 +179,9 @@ class Asker:
         self._question_words = set(self.analyzer.tokens(" ".join(words))) | set(words)
         self._kind_words = {kind: set(self.analyzer.tokens(" ".join(ws))) | set(ws)
                             for kind, *ws in self.config.confidence.kind_words}
+        # An owner before a relative ("Tom's mom", "Noah's grandma") is not who is asked about.
+        kin = sorted({w for group in self.config.ambiguity.kinship for w in group}, key=len, reverse=True)
+        self._kin_owner = re.compile(rf"\b([^\W\d_]+)['’]s\s+(?:{'|'.join(map(re.escape, kin))})\b", re.IGNORECASE)
         self._compound_heads = frozenset(self.analyzer.words(" ".join(self.config.scoring.compound_heads)))
         # When each chunk's document was written (events: never "not yet"), per chunk.
         epoch = index.doc_epoch[index.chunk_doc]
@@ -193,6 +196,7 @@ class Asker:
         check_question(question, k, self.config.scoring.max_question_chars)
         k = k or self.config.scoring.default_k
         self._extracts = {}
+        typed, question = question, self._ambiguity.mark_possessives(question)
         if now.tzinfo != self._zone:
             self._days_named = {}
         self._zone = now.tzinfo
@@ -223,7 +227,7 @@ class Asker:
             ranked = self._supersede(question, route, ranked, query.kind, term_weights, query.now, off_topic)
         shown = ranked + [r for r in off_topic if r not in ranked]
         results = [self._source(r, term_weights) for r in shown[:k]]
-        base = dict(query=question, now=now.isoformat(), pattern=route.pattern,
+        base = dict(query=typed, now=now.isoformat(), pattern=route.pattern,
                     pattern_scores={p: round(float(route.scores[p]), 4) for p in PATTERNS},
                     halting={"stage": halting.stage, "reason": halting.reason}, results=results,
                     recency=round(route.recency, 4), cues=route.cues,
@@ -555,12 +559,16 @@ class Asker:
         an owner ("ada's dentist"). A lower-case word the documents happen to capitalise
         ("kids", from "Kids Club") is not one."""
         owners = {name_key(w) for w in _POSSESSIVE.findall(question)}
+        relatives = {name_key(w) for w in self._kin_owner.findall(question)}
         return {t for word, capitalised in self._ambiguity.names(question, when)
-                if capitalised or name_key(word) in owners for t in self.analyzer.tokens(word)}
+                if (capitalised or name_key(word) in owners) and name_key(word) not in relatives
+                for t in self.analyzer.tokens(word)}
 
     def _weighted_terms(self, question: str) -> list[tuple[str, float]]:
         """The analyzer's query terms, with the owner of a possessive ("ada's") weighted up."""
-        owners = set(self.analyzer.tokens(" ".join(_POSSESSIVE.findall(question))))
+        # ("Tom's mom": the question is about his mother, not about Tom.)
+        kin = set(self._kin_owner.findall(question))
+        owners = set(self.analyzer.tokens(" ".join(w for w in _POSSESSIVE.findall(question) if w not in kin)))
         boost = self.config.scoring.possessive_weight
         return [(t, w * boost if t in owners else w) for t, w in self.analyzer.query_terms(question)]
 

@@ -37,6 +37,7 @@ import numpy as np
 
 from ..config import AmbiguitySection
 from ..files import from_json_array, json_array
+from ..textproc import fold
 
 # The sort of thing a vocabulary describes; a person and their company go together.
 SORTS = {"kinship": "person", "roles": "person", "species": "animal", "organisations": "org"}
@@ -104,8 +105,9 @@ def compatible(a: set[str], b: set[str]) -> bool:
 
 
 def name_key(word: str) -> str:
-    """ "Pepper's" -> "pepper": a possessive names the same name."""
-    return _POSSESSIVE.sub("", word).lower()
+    """ "Pepper's" -> "pepper": a possessive names the same name; "Zoé" is the "zoe" a
+    question types."""
+    return fold(_POSSESSIVE.sub("", word))
 
 
 @dataclasses.dataclass
@@ -183,6 +185,15 @@ class EntityIndex:
         # ("Rowan Feld") is a name.
         caps, total = self.capitals[i]
         return total == 0 or caps / total >= share
+
+    def written_as_name(self, word: str, share: float) -> bool:
+        """The documents write the word alone, capitalised, at least `share` of the times
+        they write it alone ("Tom", "Zoé"; not "Practice", only ever part of a name)."""
+        i = self._ids.get(name_key(word))
+        if i is None:
+            return False
+        caps, total = self.capitals[i]
+        return caps > 0 and caps / total >= share
 
 
 class EntityExtractor:
