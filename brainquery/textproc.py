@@ -140,14 +140,15 @@ class Analyzer:
     def query_terms(self, question: str) -> list[tuple[str, float]]:
         """The question's terms (weight 1, repeats kept: BM25 counts them again), then the
         content words of every synonym group a word or phrase of the question belongs to,
-        each once with weight `synonym_weight` unless the question already has it."""
+        each once with weight `synonym_weight` (1 for a translation) unless the question
+        already has it."""
         terms = [(t, 1.0) for t in self.tokens(question)]
         have = {t for t, _ in terms}
         expansions: dict[str, float] = {}
         for group in self.matched_groups(question):
             for term in self._group_terms[group]:
                 if term not in have:
-                    expansions.setdefault(term, self.cfg.synonym_weight)
+                    expansions[term] = max(expansions.get(term, 0.0), self._group_weight[group])
         return terms + list(expansions.items())
 
     def synonyms(self, term: str) -> set[str]:
@@ -277,7 +278,10 @@ class Analyzer:
         self._unit = re.compile(rf"(?<=\d)(?=(?:{'|'.join(units)})\b)") if units else None
         self._synonym_memo: dict[str, set[str]] = {}
         self._phrase_memo: dict[str, list[tuple[str, ...]]] = {}
-        groups, stems = _read_synonyms(cfg.synonyms_file)
+        synonyms, translations, stems = _read_synonyms(cfg.synonyms_file)
+        groups = [*synonyms, *translations]
+        # A translation is the word itself in another language: it counts in full.
+        self._group_weight = [cfg.synonym_weight] * len(synonyms) + [1.0] * len(translations)
         self._stem_map = {self._one_stem(k): self._one_stem(v) for k, v in stems.items()}
         self._phrases: dict[tuple[str, ...], list[int]] = {}
         self._group_terms: list[tuple[str, ...]] = []
@@ -330,9 +334,10 @@ def _fix_number(match: re.Match) -> str:
     return match[1]  # thousands separator or all-zero decimals: dropped
 
 
-def _read_synonyms(name: str) -> tuple[list[Sequence[str]], dict[str, str]]:
+def _read_synonyms(name: str) -> tuple[list[Sequence[str]], list[Sequence[str]], dict[str, str]]:
+    """The synonym groups, the translation groups and the stem normalisations."""
     if not name:
-        return [], {}
+        return [], [], {}
     path = config_file(name)
     try:
         with open(path, "rb") as fh:
@@ -341,15 +346,16 @@ def _read_synonyms(name: str) -> tuple[list[Sequence[str]], dict[str, str]]:
         raise ConfigError(f"synonyms file not found: {path}") from err
     except tomllib.TOMLDecodeError as err:
         raise ConfigError(f"synonyms file {path} is not valid TOML: {err}") from err
-    unknown = sorted(set(data) - {"groups", "stems"})
+    unknown = sorted(set(data) - {"groups", "translations", "stems"})
     if unknown:
         raise ConfigError(f"synonyms file {path}: unknown key(s) {', '.join(unknown)}")
-    groups = data.get("groups", [])
-    if not (isinstance(groups, list) and all(
-            isinstance(g, list) and len(g) >= 2 and all(isinstance(m, str) for m in g)
-            for g in groups)):
-        raise ConfigError(f"synonyms file {path}: groups must be lists of two or more strings")
+    groups, translations = data.get("groups", []), data.get("translations", [])
+    for key, lists in (("groups", groups), ("translations", translations)):
+        if not (isinstance(lists, list) and all(
+                isinstance(g, list) and len(g) >= 2 and all(isinstance(m, str) for m in g)
+                for g in lists)):
+            raise ConfigError(f"synonyms file {path}: {key} must be lists of two or more strings")
     stems = data.get("stems", {})
     if not all(isinstance(v, str) for v in stems.values()):
         raise ConfigError(f"synonyms file {path}: [stems] values must be words")
-    return groups, stems
+    return groups, translations, stems

@@ -40,6 +40,11 @@ _MONTHS: dict[int, tuple[str, ...]] = {
          "dicembre"),
 }
 _MONTH_NUMBER = {name: number for number, names in _MONTHS.items() for name in names}
+
+
+def month_names() -> dict[str, int]:
+    """Every month name and abbreviation above, lower-case, with its month number."""
+    return dict(_MONTH_NUMBER)
 _MONTH_ALT = "|".join(sorted((re.escape(n) for n in _MONTH_NUMBER), key=len, reverse=True))
 _MONTH = rf"(?P<month>{_MONTH_ALT})(?![^\W\d_])\.?"
 

@@ -52,11 +52,16 @@ class Extract:
 @lru_cache(maxsize=8)
 def _compiled(cfg: AnswerSection) -> tuple[list[tuple[str, re.Pattern]], dict[str, re.Pattern]]:
     kinds = [(kind, re.compile(pattern, re.IGNORECASE)) for kind, pattern in cfg.kinds]
-    spans = {kind: re.compile(pattern) for kind, pattern in cfg.spans}
+    spans = {kind: date_span(pattern) if kind == "date" else re.compile(pattern) for kind, pattern in cfg.spans}
     unknown = sorted({kind for kind, _ in kinds} - set(spans))
     if unknown:
         raise ValueError(f"answer.kinds names kind(s) with no span pattern: {', '.join(unknown)}")
     return kinds, spans
+
+
+def span_patterns(cfg: AnswerSection) -> dict[str, re.Pattern]:
+    """Each kind's span pattern (config [answer] spans; dates in other languages too)."""
+    return _compiled(cfg)[1]
 
 
 def expected_kind(question: str, cfg: AnswerSection) -> str | None:
@@ -586,10 +591,52 @@ def year_of(shown: str, written: date, lookback_days: int) -> int | None:
     return day.year
 
 
+# Whole month names of fewer than five letters; the other short ones are abbreviations.
+_SHORT_MONTH_NAMES = ("mai", "mei", "mars", "märz", "juin", "juni", "juli", "août", "aout", "mayo")
+_ENGLISH_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
+                   "october", "november", "december")
+
+
+@lru_cache(maxsize=1)
+def _foreign_months() -> tuple[re.Pattern, dict[str, str]]:
+    """The other languages' month names ingestion reads ("février", "März", "mayo"), whole
+    words of four letters or more and "mai"/"mei" (not abbreviations: "ago" is no month),
+    and the English name of each."""
+    from ingest.printed_dates import month_names
+
+    names = {name: _ENGLISH_MONTHS[number - 1] for name, number in month_names().items()
+             if name not in _ENGLISH_MONTHS and (len(name) >= 5 or name in _SHORT_MONTH_NAMES)}
+    pattern = re.compile(r"\b(" + "|".join(sorted(map(re.escape, names), key=len, reverse=True)) + r")\b",
+                         re.IGNORECASE)
+    return pattern, names
+
+
+@lru_cache(maxsize=4)
+def date_span(pattern: str) -> re.Pattern:
+    """The configured date span, or a day and a month named in another language ("Lundi 15
+    février", "1er mars 2027", "12. März", "15 de febrero de 2027")."""
+    months = _foreign_months()[0].pattern[2:-2]   # the alternation, without its \b( )\b
+    foreign = (rf"\b\d{{1,2}}(?:er|e)?\.?\s+(?:de\s+)?{months}\b(?:\s+(?:de\s+)?\d{{4}}\b)?")
+    # The foreign form first: "4 mars" is not the "4 mar" of an English abbreviation.
+    return re.compile(f"{foreign}|{pattern.removeprefix('(?i)')}", re.IGNORECASE)
+
+
+def in_english(shown: str) -> str:
+    """A written date with its month named in English ("lundi 15 février" -> "lundi 15
+    February"; a French ordinal "1er" -> "1"), for the date parser, which reads English."""
+    pattern, names = _foreign_months()
+    shown = pattern.sub(lambda m: names[m.group(1).lower()], shown)
+    return _FRENCH_ORDINAL.sub(r"\1", shown)
+
+
+_FRENCH_ORDINAL = re.compile(r"\b(\d{1,2})(?:er|e)\b")
+
+
 def date_of(shown: str, written: date, lookback_days: int) -> date | None:
     """The day a date span names, its year the letter's when it has none (`year_of`);
     None when it names no day."""
     from dateutil.parser import parse as parse_date
+    shown = in_english(shown)
     year = year_of(shown, written, lookback_days)
     default = datetime(year or written.year, 1, 1)
     try:
@@ -612,7 +659,7 @@ def dates_in(text: str, written: date | None, cfg: AnswerSection) -> list[tuple[
     was written (`date_of`; None when it names none, or nothing says when it was written)."""
     read: dict[str, date | None] = {}
     out = []
-    for m in compiled_regex(dict(cfg.spans)["date"]).finditer(text):
+    for m in date_span(dict(cfg.spans)["date"]).finditer(text):
         shown = m.group(0)
         if shown not in read:
             read[shown] = None if written is None else date_of(shown, written, cfg.undated_year_lookback_days)

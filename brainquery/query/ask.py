@@ -805,7 +805,7 @@ class Asker:
         11/12/2026"), or a row of a table whose heading says so ("Vaccine / service  Next
         due" over "Rabies (3-year)  05/12/2029")?"""
         lines = self._doc_text(doc, with_title=False).splitlines()
-        dated = answers.compiled_regex(dict(self.config.answer.spans)["date"])
+        dated = answers.span_patterns(self.config.answer)["date"]
         at = next((i for i, line in enumerate(lines) if shown in line), None)
         if at is None:
             return False

@@ -73,7 +73,8 @@ class TopicTerms:
         # A word the store never uses may be another form of one it does ("unblock" of
         # "blocked", "re-shingle" of "shingles", "NCT'd" of "NCT"): then it is that word.
         forms = forms or WordForms()
-        base = [t for t in dict.fromkeys(forms.seen(t, bm25.vocab_) for t, w in terms if w >= 1.0)
+        typed = set(analyzer.tokens(question))   # not the synonyms and translations added
+        base = [t for t in dict.fromkeys(forms.seen(t, bm25.vocab_) for t, _ in terms if t in typed)
                 if t not in ignore]
         own_alternatives = {t: analyzer.synonyms(t) for t in base}
         # A phrase of the question ("septic tank", "half day") is present where another

@@ -40,7 +40,7 @@ import numpy as np
 from ingest.document import DOC_TYPES
 
 from ..storage import model_cache
-from .answer import strip_quoted
+from .answer import span_patterns, strip_quoted
 from .bm25 import SparseBM25
 from ..config import Config
 from ..storage.chunking import join_chunks
@@ -396,8 +396,9 @@ def _entities(texts: list[str], docs: list[dict[str, Any]], order: np.ndarray, p
 
 def _chunk_kinds(texts: list[str], config: Config) -> tuple[tuple[str, ...], np.ndarray]:
     """Which kinds of answer span (config [answer] spans) each chunk holds."""
+    spans = span_patterns(config.answer)
     kind_names = tuple(kind for kind, _ in config.answer.spans)
-    patterns = [re.compile(pattern) for _, pattern in config.answer.spans]
+    patterns = [spans[kind] for kind in kind_names]
     chunk_kinds = np.array([[p.search(t) is not None for p in patterns] for t in texts],
                            dtype=bool).reshape(len(texts), len(patterns))
     return kind_names, chunk_kinds
