@@ -313,6 +313,7 @@ class AnswerSection:
     due_label_words: int                # how near before a date its due word stands
     transaction_cue: str                # "when did we buy / replace / install": the record answers
     former_cue: str                     # a question asking for the value before the current one
+    first_cue: str                      # a question asking for the first value of all
     former_line_cover: float    # ... and an off-topic document's value line naming this share of the question competes
     due_date_gap_chars: int             # a date this near after a reminder cue is a due date
     reminder_cue: str                   # a reminder that something is due: no record of it
@@ -360,7 +361,7 @@ class AnswerSection:
     def __post_init__(self) -> None:
         # A bad regex fails here, when the config is read, not at the first question.
         for key in ("issuer_cue", "record_date_label", "total_label", "owed_label", "net_total_label", "owed_cue", "sentence_head", "latest_cue", "retraction_cue",
-                    "due_cue", "salutation", "retired_value", "currency_mark", "proposal_cue", "former_cue", "transaction_cue", "reminder_cue"):
+                    "due_cue", "salutation", "retired_value", "currency_mark", "proposal_cue", "former_cue", "first_cue", "transaction_cue", "reminder_cue"):
             try:
                 re.compile(getattr(self, key))
             except re.error as err:

@@ -753,3 +753,14 @@ def test_an_owner_typed_without_an_apostrophe_is_still_the_owner(tmp_path):
     assert asker._asked_names("when does zoe's swimming start", set()) == {"zoe"}
     assert asker._asked_names("when does zoe's mom fly back", set()) == set()
 
+
+
+def test_the_very_first_time_is_the_oldest_record_of_it(tmp_path):
+    folder = household(tmp_path / "in")
+    sender = "Polar Comfort <service@polarcomfort.example>"
+    for year, price in ((2021, "119.00"), (2023, "135.00"), (2025, "158.00")):
+        mail(folder, f"tuneup-{year}.eml", datetime(year, 10, 20, 9, tzinfo=UTC), f"Invoice - furnace tune-up {year}",
+             f"Annual furnace tune-up (Borealis BX96-60) ${price}\nTotal ${price}", sender=sender)
+    brain = ingested(tmp_path, folder)
+    assert brain.ask("how much was the very first furnace tune-up", now=ASK_NOW).answer == "$119.00"
+    assert brain.ask("how much was the last furnace tune-up", now=ASK_NOW).answer == "$158.00"

@@ -589,7 +589,8 @@ class Asker:
             return self._transaction(ranked, now)
         latest = re.search(cfg.answer.latest_cue, question, re.IGNORECASE) is not None
         former = re.search(cfg.answer.former_cue, question, re.IGNORECASE) is not None
-        if former and not latest:
+        first = re.search(cfg.answer.first_cue, question, re.IGNORECASE) is not None
+        if (former or first) and not latest:
             if kind not in cfg.answer.value_kinds:
                 return ranked
             # A candidate too far below the best to be about the question joins when the
@@ -598,8 +599,9 @@ class Asker:
             floor = cfg.answer.former_line_cover
             named = [r for r in off_topic if r not in ranked and self._sentence_cover(
                 self._extract(r.doc, kind, term_weights).text, term_weights) >= floor]
-            former = self._former(ranked + named, kind, term_weights, now)
-            return [former[0]] + [r for r in ranked if r is not former[0]] if former[0] is not ranked[0] else ranked
+            pool = ranked + named
+            chosen = self._first(pool, kind, term_weights, now) if first else self._former(pool, kind, term_weights, now)[0]
+            return [chosen] + [r for r in ranked if r is not chosen] if chosen is not ranked[0] else ranked
         if ((route.pattern not in cfg.answer.supersede_patterns and not latest)
                 or kind not in cfg.answer.value_kinds or len(ranked) < 2 or route.window is not None):
             # (A question that names its time, "the July bill", asks for that time's value.)
@@ -671,6 +673,16 @@ class Asker:
         if before is None or before is ranked[0]:
             return ranked
         return [before] + [r for r in ranked if r is not before]
+
+    def _first(self, ranked: list[Ranked], kind: str, term_weights: dict[str, float], now: float) -> Ranked:
+        """"The very first tune-up", "when we first signed up": among the leading documents
+        that state a value of the kind asked for, the oldest."""
+        pool = [r for r in ranked if _epoch(self.index, r.doc) <= now]
+        if not pool:
+            return ranked[0]
+        stating = [r for r in self._competing(pool[0], pool, at_floor=True)
+                   if self._extract(r.doc, kind, term_weights).value is not None and self._written(r.doc) is not None]
+        return min(stating, key=lambda r: _epoch(self.index, r.doc), default=ranked[0])
 
     def _competing(self, lead: Ranked, pool: list[Ranked], by_issuer: bool = False,
                    at_floor: bool = False) -> list[Ranked]:
