@@ -764,3 +764,17 @@ def test_the_very_first_time_is_the_oldest_record_of_it(tmp_path):
     brain = ingested(tmp_path, folder)
     assert brain.ask("how much was the very first furnace tune-up", now=ASK_NOW).answer == "$119.00"
     assert brain.ask("how much was the last furnace tune-up", now=ASK_NOW).answer == "$158.00"
+
+
+def test_asked_what_they_quoted_the_quote_answers_not_the_invoice_after_it(tmp_path):
+    folder = household(tmp_path / "in")
+    sender = "Polar Comfort <service@polarcomfort.example>"
+    mail(folder, "quote.eml", datetime(2026, 9, 3, 9, tzinfo=UTC), "Quote Q-1103 - water heater replacement",
+         "Supply and install 50 gal gas water heater. Total $2,240.00", sender=sender)
+    mail(folder, "invoice.eml", datetime(2026, 9, 19, 9, tzinfo=UTC), "Invoice PC-1119 - water heater replacement",
+         "Supply and install 50 gal gas water heater $2,240.00\nExpansion tank $229.60\nTotal $2,469.60",
+         sender=sender)
+    brain = ingested(tmp_path, folder)
+    assert brain.ask("what was polar comforts quote for the water heater", now=ASK_NOW).answer == "$2,240.00"
+    paid = brain.ask("how much did we pay polar comfort for the water heater", now=ASK_NOW)
+    assert Path(paid.results[0].source).name == "invoice.eml", [s.source for s in paid.results]

@@ -766,3 +766,20 @@ def test_a_french_letter_gives_its_times_on_the_24_hour_clock():
     assert found.shown in ("7 h 00", "17 h 15")
     from brainquery.query.answer import same_value
     assert same_value("17 h 15", "5:15 p.m.", "time") and not same_value("17 h 15", "5:30 pm", "time")
+
+
+@pytest.mark.parametrize("question, answer", [
+    ("how much is the internet going up to", "$92.00"),
+    ("how much is the internet now", "$85.00"),
+])
+def test_what_a_price_is_going_up_to_is_the_new_one(question, answer):
+    text = ("We're writing to let you know about a change to your plan.\nPlan Fibre 500\n"
+            "Current monthly price $85.00\nNew monthly price $92.00\nEffective your March 1, 2027 bill\n")
+    assert answer_of(text, question, "amount").shown == answer
+
+
+def test_an_estimates_price_is_its_total_not_a_unit_rate_in_its_list():
+    text = ("Estimate #E-2304-22 - Full roof replacement\n"
+            "  - Inspect decking; replace damaged OSB at $65 per sheet (not included)\n"
+            "Price: $14,850.00. Deposit $3,000 at signing, balance on completion.\n")
+    assert answer_of(text, "what was the estimate for the roof", "amount").shown == "$14,850.00"

@@ -589,6 +589,15 @@ class Asker:
             return self._transaction(ranked, now)
         latest = re.search(cfg.answer.latest_cue, question, re.IGNORECASE) is not None
         former = re.search(cfg.answer.former_cue, question, re.IGNORECASE) is not None
+        if answers.compiled_regex(cfg.answer.proposal_cue).search(question):
+            # "What did they quote us": the quote, not the invoice that followed it (which
+            # counts more as a record of what was paid).
+            lead = ranked[0] if ranked else None
+            quote = next((r for r in ranked[:cfg.scoring.halt_top_k] if r.score >= cfg.answer.supersede_share * lead.score
+                          and answers.compiled_regex(cfg.answer.proposal_cue).search(
+                              str(self.index.docs[r.doc].get("title", "")))), None)
+            if quote is not None and quote is not lead:
+                return [quote] + [r for r in ranked if r is not quote]
         first = re.search(cfg.answer.first_cue, question, re.IGNORECASE) is not None
         if (former or first) and not latest:
             if kind not in cfg.answer.value_kinds:
@@ -789,7 +798,7 @@ class Asker:
         # service in May", a to-do note's "book with CoolBreeze") records no visit, whatever
         # day it names (the date a new price starts). A cue right before a date is the next
         # due date that closes a record ("Pickle's next vaccination is due 15/09/2027").
-        cue, dated = answers.compiled_regex(cfg.reminder_cue), answers.compiled_regex(dict(cfg.spans)["date"])
+        cue, dated = answers.compiled_regex(cfg.reminder_cue), answers.span_patterns(cfg)["date"]
         text = self._doc_text(doc)
         if any(not dated.search(text[m.end():m.end() + cfg.due_date_gap_chars]) for m in cue.finditer(text)):
             return True
