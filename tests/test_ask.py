@@ -778,3 +778,16 @@ def test_asked_what_they_quoted_the_quote_answers_not_the_invoice_after_it(tmp_p
     assert brain.ask("what was polar comforts quote for the water heater", now=ASK_NOW).answer == "$2,240.00"
     paid = brain.ask("how much did we pay polar comfort for the water heater", now=ASK_NOW)
     assert Path(paid.results[0].source).name == "invoice.eml", [s.source for s in paid.results]
+
+
+def test_when_something_last_got_done_is_the_latest_record_not_the_best_match(tmp_path):
+    folder = household(tmp_path / "in")
+    sender = "Polar Comfort <service@polarcomfort.example>"
+    mail(folder, "invoice-2025.eml", datetime(2025, 10, 22, 9, tzinfo=UTC), "Invoice PC-25-1022 - furnace tune-up",
+         "Furnaces - Air conditioning - Water heaters | 204-555-0148\nAnnual furnace tune-up $158.00\n"
+         "Furnace filter 16x25x1 $12.00\nTotal $170.00", sender=sender)
+    mail(folder, "done-2026.eml", datetime(2026, 10, 28, 17, tzinfo=UTC), "Tune-up done - receipt",
+         "All done at your place today, Wednesday October 28, 2026.\nAnnual furnace tune-up $172.00", sender=sender)
+    brain = ingested(tmp_path, folder)
+    result = brain.ask("when did the furnace last get its tune up", now=ASK_NOW)
+    assert Path(result.results[0].source).name == "done-2026.eml", [s.source for s in result.results]

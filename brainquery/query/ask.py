@@ -584,10 +584,11 @@ class Asker:
         one may be (the old note never says "old")."""
         cfg = self.config
         # (A date asked for goes by the day named, not the document's: _last_time.)
-        if (kind in cfg.answer.dated_kinds and route.pattern in cfg.answer.past_patterns
+        latest = re.search(cfg.answer.latest_cue, question, re.IGNORECASE) is not None
+        # ("When did the furnace LAST get its tune-up" asks for the latest of them: below.)
+        if (kind in cfg.answer.dated_kinds and route.pattern in cfg.answer.past_patterns and not latest
                 and re.search(cfg.answer.transaction_cue, question, re.IGNORECASE)):
             return self._transaction(ranked, now)
-        latest = re.search(cfg.answer.latest_cue, question, re.IGNORECASE) is not None
         former = re.search(cfg.answer.former_cue, question, re.IGNORECASE) is not None
         if answers.compiled_regex(cfg.answer.proposal_cue).search(question):
             # "What did they quote us": the quote, not the invoice that followed it (which
