@@ -791,3 +791,15 @@ def test_when_something_last_got_done_is_the_latest_record_not_the_best_match(tm
     brain = ingested(tmp_path, folder)
     result = brain.ask("when did the furnace last get its tune up", now=ASK_NOW)
     assert Path(result.results[0].source).name == "done-2026.eml", [s.source for s in result.results]
+
+
+def test_a_pets_dental_cleaning_does_not_make_it_a_cleaner(tmp_path):
+    folder = household(tmp_path / "in")
+    vet = "Aspen Bluff Veterinary Clinic <desk@aspenbluffvet.example>"
+    mail(folder, "dental.eml", datetime(2026, 10, 22, 9, tzinfo=UTC), "Tundra - dental cleaning booked",
+         "Tundra is booked for a dental cleaning on Tuesday 16 February 2027. Drop off at 7:45 a.m.", sender=vet)
+    mail(folder, "checkup.eml", datetime(2026, 6, 3, 15, tzinfo=UTC), "Tundra - annual checkup",
+         "Thanks for bringing Tundra (our favourite husky dog) in today for his annual checkup. Weight 29.6 kg.",
+         sender=vet)
+    result = ingested(tmp_path, folder).ask("when was tundra last at the vet", now=ASK_NOW)
+    assert result.answer_kind != "ambiguous", result.answer
