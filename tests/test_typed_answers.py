@@ -783,3 +783,13 @@ def test_an_estimates_price_is_its_total_not_a_unit_rate_in_its_list():
             "  - Inspect decking; replace damaged OSB at $65 per sheet (not included)\n"
             "Price: $14,850.00. Deposit $3,000 at signing, balance on completion.\n")
     assert answer_of(text, "what was the estimate for the roof", "amount").shown == "$14,850.00"
+
+
+@pytest.mark.parametrize("text, dates", [
+    ("Winter tires: tread 8/32 - good for this season.", []),
+    ("Mix the concentrate 1/40 with water.", []),
+    ("Next vaccination due 11/12/2026.", ["11/12/2026"]),
+])
+def test_a_fraction_that_can_be_no_day_and_month_is_no_date(text, dates):
+    from brainquery.query.answer import dates_in
+    assert [m.group(0) for m, _ in dates_in(text, date(2026, 10, 20), CFG.answer)] == dates
