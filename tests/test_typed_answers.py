@@ -793,3 +793,16 @@ def test_an_estimates_price_is_its_total_not_a_unit_rate_in_its_list():
 def test_a_fraction_that_can_be_no_day_and_month_is_no_date(text, dates):
     from brainquery.query.answer import dates_in
     assert [m.group(0) for m, _ in dates_in(text, date(2026, 10, 20), CFG.answer)] == dates
+
+
+@pytest.mark.parametrize("text, question, kind, answer", [
+    ("Plug it in 3-4 hours before you leave. The timer runs 4 hours max.",
+     "how long before i leave should the block heater come on", "duration", "3-4 hours"),
+    ("Les frais de retard de 1 $ par minute s'appliqueront dès 17 h 15.", "whats the late pickup fee", "amount", "1 $"),
+])
+def test_a_range_of_hours_and_an_amount_written_the_french_way_are_values(text, question, kind, answer):
+    assert answer_of(text, question, kind).shown == answer
+
+
+def test_how_early_asks_for_a_duration():
+    assert expected_kind("how early does noah need to be at the rink this saturday", CFG.answer) == "duration"
