@@ -314,6 +314,7 @@ class AnswerSection:
     transaction_cue: str                # "when did we buy / replace / install": the record answers
     former_cue: str                     # a question asking for the value before the current one
     first_cue: str                      # a question asking for the first value of all
+    former_words: tuple[str, ...]       # ... the words of such a question that say which value
     former_line_cover: float    # ... and an off-topic document's value line naming this share of the question competes
     due_date_gap_chars: int             # a date this near after a reminder cue is a due date
     reminder_cue: str                   # a reminder that something is due: no record of it

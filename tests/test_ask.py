@@ -803,3 +803,14 @@ def test_a_pets_dental_cleaning_does_not_make_it_a_cleaner(tmp_path):
          sender=vet)
     result = ingested(tmp_path, folder).ask("when was tundra last at the vet", now=ASK_NOW)
     assert result.answer_kind != "ambiguous", result.answer
+
+
+
+def test_the_words_that_ask_for_the_old_value_are_not_what_the_question_is_about(tmp_path):
+    folder = household(tmp_path / "in")
+    (folder / "house-info.md").write_text(
+        "House info\nDate: 2025-05-02\n\nDriveway gate code: 1962 then #\n"
+        "Water shut-off: front garden by the letterbox, under the round lid\n")
+    result = ingested(tmp_path, folder).ask("what was the old gate code before they changed it", now=ASK_NOW)
+    # The note never calls its code old, nor says it changed: it holds all the question is about.
+    assert Path(result.results[0].source).name == "house-info.md" and result.coverage == 1.0, result.coverage

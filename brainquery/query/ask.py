@@ -182,6 +182,7 @@ class Asker:
         # An owner before a relative ("Tom's mom", "Noah's grandma") is not who is asked about.
         kin = sorted({w for group in self.config.ambiguity.kinship for w in group}, key=len, reverse=True)
         self._kin_owner = re.compile(rf"\b([^\W\d_]+)['’]s\s+(?:{'|'.join(map(re.escape, kin))})\b", re.IGNORECASE)
+        self._relation_words = set(self.analyzer.tokens(" ".join(self.config.answer.former_words)))
         self._compound_heads = frozenset(self.analyzer.words(" ".join(self.config.scoring.compound_heads)))
         # When each chunk's document was written (events: never "not yet"), per chunk.
         epoch = index.doc_epoch[index.chunk_doc]
@@ -494,8 +495,13 @@ class Asker:
         # The words that name the kind of value asked for ("the dentist's phone number"): the
         # value itself is the evidence (answer_type), a letter need not say "phone".
         asked_kind = self._kind_words.get(kind, set())
+        # Asked for the value before the current one, or the first: "old", "changed" say
+        # which value, not what about (the old note never called itself old).
+        answer_cfg = self.config.answer
+        before = (self._relation_words if re.search(answer_cfg.former_cue, question, re.IGNORECASE)
+                  or re.search(answer_cfg.first_cue, question, re.IGNORECASE) else set())
         topic = TopicTerms.of(question, self.analyzer, index.bm25,
-                              self._question_words | window_words | asked_kind, self._type_hints, subject,
+                              self._question_words | window_words | asked_kind | before, self._type_hints, subject,
                               aside=aside, aside_weight=scoring.aside_weight,
                               compound_heads=self._compound_heads, **prior)
         if not topic.terms and window_words:
