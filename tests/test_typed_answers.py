@@ -806,3 +806,12 @@ def test_a_range_of_hours_and_an_amount_written_the_french_way_are_values(text, 
 
 def test_how_early_asks_for_a_duration():
     assert expected_kind("how early does noah need to be at the rink this saturday", CFG.answer) == "duration"
+
+
+def test_asked_what_a_code_means_the_line_of_that_code_answers_not_the_tables_heading(tmp_path):
+    brain = _brain_of(tmp_path, {"manual.txt":
+        "Aerotherm HV-50i heat pump - User Manual (excerpt)\nDate: 2024-07-31\n\n8. Error codes\n"
+        "Code Meaning / what to do\nE1 Room temperature sensor fault - call service\n"
+        "E6 Communication error between indoor and outdoor units\nP1 Defrost in progress\n"})
+    result = brain.ask("heat pump is flashing E6, what does that mean", now=datetime(2026, 3, 1, tzinfo=timezone.utc))
+    assert "E6 Communication error" in (result.answer or "") and "Code Meaning" not in result.answer, result.answer
