@@ -815,3 +815,13 @@ def test_asked_what_a_code_means_the_line_of_that_code_answers_not_the_tables_he
         "E6 Communication error between indoor and outdoor units\nP1 Defrost in progress\n"})
     result = brain.ask("heat pump is flashing E6, what does that mean", now=datetime(2026, 3, 1, tzinfo=timezone.utc))
     assert "E6 Communication error" in (result.answer or "") and "Code Meaning" not in result.answer, result.answer
+
+
+@pytest.mark.parametrize("text, codes", [
+    ("Driveway gate keypad: 1962 then #", ["1962"]),
+    ("The house was built in 1962.", []),
+    ("New entry: 4417 then #.", ["4417"]),
+])
+def test_a_year_is_no_code_unless_a_codes_label_stands_before_it(text, codes):
+    from brainquery.query.answer import span_patterns
+    assert [m.group(0) for m in span_patterns(CFG.answer)["code"].finditer(text)] == codes
