@@ -426,3 +426,11 @@ def test_a_question_in_english_finds_the_household_words_of_a_french_letter(anal
     terms, found = _found(analyzer, "is the daycare closed on monday", docs, ignore={"monday"})
     assert found[0, terms.index("daycar")] and found[0, terms.index("close")]
     assert not found[1, terms.index("daycar")]
+
+
+@pytest.mark.parametrize("question, document", [
+    ("how much is the dancing a term", "Term fee: €60 per dancer, payable by the end of September."),
+    ("what time is swimming on saturday", "All swimmers meet on the pool deck at 7:45."),
+])
+def test_the_one_who_does_a_thing_meets_the_thing(analyzer, question, document):
+    assert set(analyzer.tokens(question)) & set(analyzer.tokens(document)) - {"term", "fee", "end"}
