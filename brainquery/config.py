@@ -40,6 +40,7 @@ class EmbeddingSection:
 class TextSection:
     synonyms_file: str
     synonym_weight: float
+    translation_weight: float
     stemmer_language: str
     stopwords_keep: tuple[str, ...]
     stopwords_extra: tuple[str, ...]

@@ -140,8 +140,8 @@ class Analyzer:
     def query_terms(self, question: str) -> list[tuple[str, float]]:
         """The question's terms (weight 1, repeats kept: BM25 counts them again), then the
         content words of every synonym group a word or phrase of the question belongs to,
-        each once with weight `synonym_weight` (1 for a translation) unless the question
-        already has it."""
+        each once with weight `synonym_weight` (`translation_weight` for a translation)
+        unless the question already has it."""
         terms = [(t, 1.0) for t in self.tokens(question)]
         have = {t for t, _ in terms}
         expansions: dict[str, float] = {}
@@ -280,8 +280,7 @@ class Analyzer:
         self._phrase_memo: dict[str, list[tuple[str, ...]]] = {}
         synonyms, translations, stems = _read_synonyms(cfg.synonyms_file)
         groups = [*synonyms, *translations]
-        # A translation is the word itself in another language: it counts in full.
-        self._group_weight = [cfg.synonym_weight] * len(synonyms) + [1.0] * len(translations)
+        self._group_weight = [cfg.synonym_weight] * len(synonyms) + [cfg.translation_weight] * len(translations)
         self._stem_map = {self._one_stem(k): self._one_stem(v) for k, v in stems.items()}
         self._phrases: dict[tuple[str, ...], list[int]] = {}
         self._group_terms: list[tuple[str, ...]] = []

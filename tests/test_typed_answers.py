@@ -825,3 +825,15 @@ def test_asked_what_a_code_means_the_line_of_that_code_answers_not_the_tables_he
 def test_a_year_is_no_code_unless_a_codes_label_stands_before_it(text, codes):
     from brainquery.query.answer import span_patterns
     assert [m.group(0) for m in span_patterns(CFG.answer)["code"].finditer(text)] == codes
+
+
+@pytest.mark.parametrize("text, spans", [
+    ("- Lundi 15 février : Journée Louis-Riel - l'école est fermée.", ["15 février"]),
+    ("À compter du lundi 1er février 2027, la garderie sera ouverte", ["1er février 2027"]),
+    ("Jeudi 4 mars : rencontres parents-enseignants", ["4 mars"]),
+    ("Tundra is booked for Tuesday, February 16, 2027 in May.", ["February 16, 2027"]),
+])
+def test_a_day_and_month_in_another_language_is_a_date_and_english_stays_english(text, spans):
+    from brainquery.query.answer import dates_in
+    found = dates_in(text, date(2027, 1, 29), CFG.answer)
+    assert [m.group(0) for m, _ in found] == spans and all(day is not None for _, day in found)

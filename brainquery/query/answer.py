@@ -598,25 +598,24 @@ _ENGLISH_MONTHS = ("january", "february", "march", "april", "may", "june", "july
 
 
 @lru_cache(maxsize=1)
-def _foreign_months() -> tuple[re.Pattern, dict[str, str]]:
-    """The other languages' month names ingestion reads ("février", "März", "mayo"), whole
-    words of four letters or more and "mai"/"mei" (not abbreviations: "ago" is no month),
-    and the English name of each."""
+def _foreign_months() -> tuple[str, re.Pattern, dict[str, str]]:
+    """The other languages' month names ingestion reads ("février", "März", "mayo"): whole
+    names, not abbreviations ("ago" is no month); as a regex alternation, as a pattern
+    matching one as a word, and with the English name of each."""
     from ingest.printed_dates import month_names
 
     names = {name: _ENGLISH_MONTHS[number - 1] for name, number in month_names().items()
              if name not in _ENGLISH_MONTHS and (len(name) >= 5 or name in _SHORT_MONTH_NAMES)}
-    pattern = re.compile(r"\b(" + "|".join(sorted(map(re.escape, names), key=len, reverse=True)) + r")\b",
-                         re.IGNORECASE)
-    return pattern, names
+    alternation = "|".join(sorted(map(re.escape, names), key=len, reverse=True))
+    return alternation, re.compile(rf"\b({alternation})\b", re.IGNORECASE), names
 
 
 @lru_cache(maxsize=4)
 def date_span(pattern: str) -> re.Pattern:
     """The configured date span, or a day and a month named in another language ("Lundi 15
     février", "1er mars 2027", "12. März", "15 de febrero de 2027")."""
-    months = _foreign_months()[0].pattern[2:-2]   # the alternation, without its \b( )\b
-    foreign = (rf"\b\d{{1,2}}(?:er|e)?\.?\s+(?:de\s+)?{months}\b(?:\s+(?:de\s+)?\d{{4}}\b)?")
+    months = _foreign_months()[0]
+    foreign = (rf"\b\d{{1,2}}(?:er|e)?\.?\s+(?:de\s+)?(?:{months})\b(?:\s+(?:de\s+)?\d{{4}}\b)?")
     # The foreign form first: "4 mars" is not the "4 mar" of an English abbreviation.
     return re.compile(f"{foreign}|{pattern.removeprefix('(?i)')}", re.IGNORECASE)
 
@@ -624,7 +623,7 @@ def date_span(pattern: str) -> re.Pattern:
 def in_english(shown: str) -> str:
     """A written date with its month named in English ("lundi 15 février" -> "lundi 15
     February"; a French ordinal "1er" -> "1"), for the date parser, which reads English."""
-    pattern, names = _foreign_months()
+    _, pattern, names = _foreign_months()
     shown = pattern.sub(lambda m: names[m.group(1).lower()], shown)
     return _FRENCH_ORDINAL.sub(r"\1", shown)
 

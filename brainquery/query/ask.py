@@ -589,6 +589,8 @@ class Asker:
         too far below the best to be about the question, where the value before the current
         one may be (the old note never says "old")."""
         cfg = self.config
+        if not ranked:
+            return ranked
         # (A date asked for goes by the day named, not the document's: _last_time.)
         latest = re.search(cfg.answer.latest_cue, question, re.IGNORECASE) is not None
         # ("When did the furnace LAST get its tune-up" asks for the latest of them: below.)
@@ -596,14 +598,14 @@ class Asker:
                 and re.search(cfg.answer.transaction_cue, question, re.IGNORECASE)):
             return self._transaction(ranked, now)
         former = re.search(cfg.answer.former_cue, question, re.IGNORECASE) is not None
-        if answers.compiled_regex(cfg.answer.proposal_cue).search(question):
+        proposal = answers.compiled_regex(cfg.answer.proposal_cue)
+        if proposal.search(question):
             # "What did they quote us": the quote, not the invoice that followed it (which
             # counts more as a record of what was paid).
-            lead = ranked[0] if ranked else None
-            quote = next((r for r in ranked[:cfg.scoring.halt_top_k] if r.score >= cfg.answer.supersede_share * lead.score
-                          and answers.compiled_regex(cfg.answer.proposal_cue).search(
-                              str(self.index.docs[r.doc].get("title", "")))), None)
-            if quote is not None and quote is not lead:
+            quote = next((r for r in ranked[:cfg.scoring.halt_top_k]
+                          if r.score >= cfg.answer.supersede_share * ranked[0].score
+                          and proposal.search(str(self.index.docs[r.doc].get("title", "")))), None)
+            if quote is not None and quote is not ranked[0]:
                 return [quote] + [r for r in ranked if r is not quote]
         first = re.search(cfg.answer.first_cue, question, re.IGNORECASE) is not None
         if (former or first) and not latest:
