@@ -182,6 +182,7 @@ class ScoringSection:
     type_hint_boost: float
     window_event_boost: float
     window_mention_boost: float         # a non-event chunk naming a day in the window
+    window_date_boost: float
     cancelled_factor: float
     historical_future_event_factor: float
     possessive_weight: float

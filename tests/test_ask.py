@@ -814,3 +814,15 @@ def test_the_words_that_ask_for_the_old_value_are_not_what_the_question_is_about
     result = ingested(tmp_path, folder).ask("what was the old gate code before they changed it", now=ASK_NOW)
     # The note never calls its code old, nor says it changed: it holds all the question is about.
     assert Path(result.results[0].source).name == "house-info.md" and result.coverage == 1.0, result.coverage
+
+
+def test_asked_about_one_day_the_letter_writing_that_date_beats_one_naming_its_weekday(tmp_path):
+    folder = household(tmp_path / "in")
+    sender = "Little Oaks Daycare <office@littleoaks.example>"
+    mail(folder, "closure.eml", datetime(2026, 11, 10, 14, tzinfo=UTC), "Closure reminder",
+         "Reminder: the daycare will not be open on Monday, November 23 (staff training day).", sender=sender)
+    mail(folder, "hours.eml", datetime(2026, 11, 10, 15, tzinfo=UTC), "Daycare hours",
+         "Little Oaks Daycare is open Monday to Friday, 7:00 a.m. to 5:30 p.m. The daycare is open "
+         "on school PD days.", sender=sender)
+    result = ingested(tmp_path, folder).ask("is the daycare open on monday", now=ASK_NOW)
+    assert Path(result.results[0].source).name == "closure.eml", [s.source for s in result.results]

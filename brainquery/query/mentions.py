@@ -38,15 +38,23 @@ class DayMentions:
     def in_window(self, rows: np.ndarray, window: TimeWindow, weekdays: bool = True) -> np.ndarray:
         """Per chunk: does its text name a day inside the window (a written date; with
         `weekdays`, also a weekday on its own that falls in it)?"""
+        dated, by_weekday = self.mentions(rows, window, weekdays)
+        return dated | by_weekday
+
+    def mentions(self, rows: np.ndarray, window: TimeWindow, weekdays: bool = True) -> tuple[np.ndarray, np.ndarray]:
+        """Per chunk: does its text write a date inside the window; does it name (with
+        `weekdays`) a weekday on its own that falls in it ("open Monday to Friday")?"""
         lo, hi = window.start.date().toordinal(), window.end.date().toordinal()
         hi += window.end.time() != window.end.time().min   # an end inside a day includes it
         days_in = set(range(lo, min(hi, lo + 7))) if weekdays else set()
         week = {date.fromordinal(d).weekday() for d in days_in}
-        out = np.zeros(len(rows), dtype=bool)
+        dated = np.zeros(len(rows), dtype=bool)
+        by_weekday = np.zeros(len(rows), dtype=bool)
         for i, row in enumerate(rows):
             days, every = self.named(int(row))
-            out[i] = any(lo <= d < hi for d in days) or bool(week & every)
-        return out
+            dated[i] = any(lo <= d < hi for d in days)
+            by_weekday[i] = bool(week & every)
+        return dated, by_weekday
 
     def named(self, row: int) -> tuple[frozenset[int], frozenset[int]]:
         found = self._named.get(row)

@@ -16,7 +16,7 @@ import numpy as np
 
 from ..config import Config
 from .coverage import TopicTerms
-from .decay import TimeScorer, near_term, per_type
+from .decay import SECONDS_PER_DAY, TimeScorer, near_term, per_type
 from .mentions import DayMentions
 
 if TYPE_CHECKING:  # (config.py imports this module's registry; the index loads with a question)
@@ -270,6 +270,7 @@ class WindowScorer:
         self.config = config
         self.boost = config.scoring.window_event_boost
         self.mention_boost = config.scoring.window_mention_boost
+        self.date_boost = config.scoring.window_date_boost
 
     def score(self, query: Query, cands: Candidates) -> np.ndarray:
         in_window = np.isin(cands.rows, cands.in_window)
@@ -280,8 +281,13 @@ class WindowScorer:
             return out
         # A weekday is a day ahead only: "the game on Saturday" in last week's letter is no
         # mention of a Saturday gone by.
-        named = self.mentions.in_window(cands.rows, window, weekdays=window.end.timestamp() > query.now)
-        return np.where(named | in_window, out * self.mention_boost, out)
+        dated, by_weekday = self.mentions.mentions(cands.rows, window, weekdays=window.end.timestamp() > query.now)
+        # Asked about one day, a letter writing that very date ("Lundi 15 février : la
+        # garderie est fermée") says more about it than one naming its weekday among others
+        # ("Monday to Friday"); a date somewhere in a week asked about is no such evidence.
+        one_day = (window.end - window.start).total_seconds() <= SECONDS_PER_DAY
+        boost = np.where(dated & one_day, self.date_boost, self.mention_boost)
+        return np.where(dated | by_weekday | in_window, out * boost, out)
 
 
 def registry(index: QueryIndex, config: Config) -> list[Scorer]:
