@@ -434,3 +434,20 @@ def test_a_question_in_english_finds_the_household_words_of_a_french_letter(anal
 ])
 def test_the_one_who_does_a_thing_meets_the_thing(analyzer, question, document):
     assert set(analyzer.tokens(question)) & set(analyzer.tokens(document)) - {"term", "fee", "end"}
+
+
+def test_a_wellness_examination_is_a_checkup(analyzer):
+    terms, found = _found(analyzer, "how heavy was tundra at his last checkup",
+                          ["Patient: Tundra\nWeight: 29.6 kg\nWellness examination $78.00", "Tundra: nail trim"],
+                          ignore={"heavy", "last"})
+    assert found[0, terms.index("checkup")] and not found[1, terms.index("checkup")]
+
+
+@pytest.mark.parametrize("opening, to_group", [
+    ("Chers parents,", True), ("Liebe Eltern,", True), ("Queridas familias:", True), ("Beste ouders,", True),
+    ("Dear Zoé,", False), ("Chère Maëlle,", False),
+])
+def test_a_letter_to_a_group_opens_so_in_other_languages_too(opening, to_group):
+    import re
+    salutation = re.compile(CONFIG.scoring.group_salutation, re.IGNORECASE | re.MULTILINE)
+    assert bool(salutation.search(f"{opening}\n\nLa garderie sera fermée lundi.")) is to_group
