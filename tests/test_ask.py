@@ -826,3 +826,17 @@ def test_asked_about_one_day_the_letter_writing_that_date_beats_one_naming_its_w
          "on school PD days.", sender=sender)
     result = ingested(tmp_path, folder).ask("is the daycare open on monday", now=ASK_NOW)
     assert Path(result.results[0].source).name == "closure.eml", [s.source for s in result.results]
+
+
+def test_a_booking_reply_is_a_plan_though_the_mail_it_quotes_names_a_past_day(tmp_path):
+    folder = household(tmp_path / "in")
+    sweep = "Sootbusters <dean@sootbusters.example>"
+    mail(folder, "receipt.eml", datetime(2026, 4, 14, 15, tzinfo=UTC), "Receipt - chimney sweep",
+         "Chimney sweep and safety inspection, log burner. Total $175.00. Paid, thank you.", sender=sweep)
+    mail(folder, "booking.eml", datetime(2026, 11, 16, 9, tzinfo=UTC), "Re: sweep booking",
+         "No worries - you're booked in for Thursday 26 November, first job of the day.\n"
+         "This year's price is $185 for the sweep and safety inspection.\n\n"
+         "On Sun, 15 Nov 2026 at 21:03, Kirsty <kirsty@example.org> wrote:\n"
+         "> Hi Dean, can we get the burner swept again before it gets cold?\n", sender=sweep)
+    result = ingested(tmp_path, folder).ask("how much did the sweep charge us last time", now=ASK_NOW)
+    assert result.answer == "$175.00", (result.answer, [s.source for s in result.results])

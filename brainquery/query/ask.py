@@ -827,7 +827,10 @@ class Asker:
         written = self._written(doc)
         if written is None:
             return []
-        found = answers.dates_in(self._doc_text(doc, with_title=False), written, self.config.answer)
+        # A reply's quoted lines and their "On Mon, 8 Feb 2027 ... wrote:" are the earlier
+        # message's: its days are not the ones this letter names.
+        found = answers.dates_in(answers.strip_quoted(self._doc_text(doc, with_title=False)), written,
+                                 self.config.answer)
         return list({m.group(0): day for m, day in found if day is not None}.items())
 
     def _due(self, doc: int, shown: str, due: re.Pattern) -> bool:
