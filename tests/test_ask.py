@@ -754,7 +754,6 @@ def test_an_owner_typed_without_an_apostrophe_is_still_the_owner(tmp_path):
     assert asker._asked_names("when does zoe's mom fly back", set()) == set()
 
 
-
 def test_the_very_first_time_is_the_oldest_record_of_it(tmp_path):
     folder = household(tmp_path / "in")
     sender = "Polar Comfort <service@polarcomfort.example>"
@@ -803,7 +802,6 @@ def test_a_pets_dental_cleaning_does_not_make_it_a_cleaner(tmp_path):
          sender=vet)
     result = ingested(tmp_path, folder).ask("when was tundra last at the vet", now=ASK_NOW)
     assert result.answer_kind != "ambiguous", result.answer
-
 
 
 def test_the_words_that_ask_for_the_old_value_are_not_what_the_question_is_about(tmp_path):

@@ -272,7 +272,7 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
         # "The guest wifi password": the line the question names holds it, not the one
         # labelled "Password:"; but a label the question asks for by its cue ("have to be
         # in by") still says which.
-        label_bonus = cfg.value_label_bonus * (named.astype(float) + (asked_label & (has_span > 0)))
+        label_bonus = cfg.value_label_bonus * (named + (asked_label & (has_span > 0)).astype(np.float64))
     elif kind in cfg.total_kinds:
         # "How much did the water heater cost": the document is about the water heater, the
         # total is the answer; "how much was the deposit" names a line of its own, which
@@ -427,7 +427,8 @@ def _named_lines(token_sets: list[set[str]], found: list[str | None], term_weigh
         for t in tokens & subject:
             counts[t] = counts.get(t, 0) + 1
     rare = {t for t, n in counts.items() if n <= cfg.line_term_max_sentences}
-    named = np.array([len(tokens & rare) if f is not None else 0 for tokens, f in zip(token_sets, found)])
+    named = np.array([len(tokens & rare) if f is not None else 0 for tokens, f in zip(token_sets, found)],
+                     dtype=np.float64)
     if naming_words is None:
         return named
     # Asked for an amount, a word only headings (a table's short lines without a value) hold
@@ -437,7 +438,6 @@ def _named_lines(token_sets: list[set[str]], found: list[str | None], term_weigh
     valued = set().union(*(tokens for tokens, f in zip(token_sets, found) if f is not None)) & subject
     heading = [bool((tokens & subject) - valued) and f is None and len(tokens) <= cfg.heading_max_words
                for tokens, f in zip(token_sets, found)]
-    named = named.astype(np.float64)
     share = 0.0
     for i, f in enumerate(found):
         if f is None:

@@ -172,6 +172,7 @@ class Asker:
         self._named: set[str] = set()
         self._owed_asked = False
         self._labels_asked: tuple[tuple[str, str], ...] = ()
+        self._former_asked = self._first_asked = False
         self._naming_words: frozenset[str] = frozenset()
         self._rate: re.Pattern | None = None
         self._asked: frozenset[str] = frozenset()
@@ -206,6 +207,9 @@ class Asker:
         self._owed_asked = re.search(self.config.answer.owed_cue, question, re.IGNORECASE) is not None
         self._labels_asked = tuple((kind, label) for kind, cue, label in self.config.answer.asked_labels
                                    if re.search(cue, question, re.IGNORECASE))
+        # Asked for the value before the current one ("the old code"), or the first of all.
+        self._former_asked = re.search(self.config.answer.former_cue, question, re.IGNORECASE) is not None
+        self._first_asked = re.search(self.config.answer.first_cue, question, re.IGNORECASE) is not None
         self._naming_words = frozenset(self.analyzer.tokens(question)) - self._question_words
         self._rate = answers.rate_asked(question, self.config.answer)
         route = self._anchored(self.router.route(question, now, pattern), question, now)
@@ -497,9 +501,7 @@ class Asker:
         asked_kind = self._kind_words.get(kind, set())
         # Asked for the value before the current one, or the first: "old", "changed" say
         # which value, not what about (the old note never called itself old).
-        answer_cfg = self.config.answer
-        before = (self._relation_words if re.search(answer_cfg.former_cue, question, re.IGNORECASE)
-                  or re.search(answer_cfg.first_cue, question, re.IGNORECASE) else set())
+        before = self._relation_words if self._former_asked or self._first_asked else set()
         topic = TopicTerms.of(question, self.analyzer, index.bm25,
                               self._question_words | window_words | asked_kind | before, self._type_hints, subject,
                               aside=aside, aside_weight=scoring.aside_weight,
@@ -597,7 +599,6 @@ class Asker:
         if (kind in cfg.answer.dated_kinds and route.pattern in cfg.answer.past_patterns and not latest
                 and re.search(cfg.answer.transaction_cue, question, re.IGNORECASE)):
             return self._transaction(ranked, now)
-        former = re.search(cfg.answer.former_cue, question, re.IGNORECASE) is not None
         proposal = answers.compiled_regex(cfg.answer.proposal_cue)
         if proposal.search(question):
             # "What did they quote us": the quote, not the invoice that followed it (which
@@ -607,8 +608,7 @@ class Asker:
                           and proposal.search(str(self.index.docs[r.doc].get("title", "")))), None)
             if quote is not None and quote is not ranked[0]:
                 return [quote] + [r for r in ranked if r is not quote]
-        first = re.search(cfg.answer.first_cue, question, re.IGNORECASE) is not None
-        if (former or first) and not latest:
+        if (self._former_asked or self._first_asked) and not latest:
             if kind not in cfg.answer.value_kinds:
                 return ranked
             # A candidate too far below the best to be about the question joins when the
@@ -618,7 +618,7 @@ class Asker:
             named = [r for r in off_topic if r not in ranked and self._sentence_cover(
                 self._extract(r.doc, kind, term_weights).text, term_weights) >= floor]
             pool = ranked + named
-            chosen = self._first(pool, kind, term_weights, now) if first else self._former(pool, kind, term_weights, now)[0]
+            chosen = (self._first if self._first_asked else self._former)(pool, kind, term_weights, now)
             return [chosen] + [r for r in ranked if r is not chosen] if chosen is not ranked[0] else ranked
         if ((route.pattern not in cfg.answer.supersede_patterns and not latest)
                 or kind not in cfg.answer.value_kinds or len(ranked) < 2 or route.window is not None):
@@ -630,7 +630,7 @@ class Asker:
         # booking written before now for a day after it ("booked in for 21 October; price
         # this year is €150"). Both stay among the sources, after.
         if latest:
-            today = datetime.fromtimestamp(now, self._zone).date()
+            today = self._today(now)
             pool = [r for r in ranked if _epoch(self.index, r.doc) <= now and not self._plan(r.doc, today)]
         else:
             pool = ranked
@@ -663,7 +663,7 @@ class Asker:
         if not ranked:
             return ranked
         cfg = self.config.answer
-        today = datetime.fromtimestamp(now, self._zone).date()
+        today = self._today(now)
         pool = [r for r in ranked[:cfg.evidence_pool] if not self._plan(r.doc, today)]
         if not pool:
             return ranked
@@ -672,35 +672,32 @@ class Asker:
                       and r.score >= cfg.supersede_share * lead.score), lead)
         return ranked if first is ranked[0] else [first] + [r for r in ranked if r is not first]
 
-    def _former(self, ranked: list[Ranked], kind: str, term_weights: dict[str, float],
-                now: float) -> list[Ranked]:
-        """"Which day did they used to collect the bins", "the GP's old number": among the
-        leading documents that state a value of the kind asked for, the newest one whose
-        value differs from the newest value of all (the one that replaced it) goes first."""
-        pool = [r for r in ranked if _epoch(self.index, r.doc) <= now]
-        if len(pool) < 2:
-            return ranked
-        values = {}
-        for r in self._competing(pool[0], pool, at_floor=True):
-            value = self._extract(r.doc, kind, term_weights).value
-            if value is not None and self._written(r.doc) is not None:
-                values[r.doc] = (value, r)
-        by_age = sorted(values.values(), key=lambda vr: -_epoch(self.index, vr[1].doc))
+    def _former(self, ranked: list[Ranked], kind: str, term_weights: dict[str, float], now: float) -> Ranked:
+        """"Which day did they used to collect the bins", "the GP's old number": of the
+        documents stating a value of the kind asked for, the newest whose value differs from
+        the newest value of all (the one that replaced it); else the lead."""
+        by_age = self._dated_values(ranked, kind, term_weights, now)
         current = by_age[0][0] if by_age else None
-        before = next((r for value, r in by_age[1:] if not answers.same_value(value, current, kind)), None)
-        if before is None or before is ranked[0]:
-            return ranked
-        return [before] + [r for r in ranked if r is not before]
+        return next((r for value, r in by_age[1:] if not answers.same_value(value, current, kind)), ranked[0])
 
     def _first(self, ranked: list[Ranked], kind: str, term_weights: dict[str, float], now: float) -> Ranked:
-        """"The very first tune-up", "when we first signed up": among the leading documents
-        that state a value of the kind asked for, the oldest."""
+        """"The very first tune-up", "when we first signed up": of the documents stating a
+        value of the kind asked for, the oldest; else the lead."""
+        by_age = self._dated_values(ranked, kind, term_weights, now)
+        return min((r for _, r in by_age), key=lambda r: _epoch(self.index, r.doc), default=ranked[0])
+
+    def _dated_values(self, ranked: list[Ranked], kind: str, term_weights: dict[str, float],
+                      now: float) -> list[tuple[str, Ranked]]:
+        """The leading documents written by now that state a value of the kind asked for,
+        with their values, newest first. Those of an earlier value need only reach the
+        coverage floor (`_competing` at_floor)."""
         pool = [r for r in ranked if _epoch(self.index, r.doc) <= now]
         if not pool:
-            return ranked[0]
-        stating = [r for r in self._competing(pool[0], pool, at_floor=True)
-                   if self._extract(r.doc, kind, term_weights).value is not None and self._written(r.doc) is not None]
-        return min(stating, key=lambda r: _epoch(self.index, r.doc), default=ranked[0])
+            return []
+        stating = [(value, r) for r in self._competing(pool[0], pool, at_floor=True)
+                   if (value := self._extract(r.doc, kind, term_weights).value) is not None
+                   and self._written(r.doc) is not None]
+        return sorted(stating, key=lambda vr: -_epoch(self.index, vr[1].doc))
 
     def _competing(self, lead: Ranked, pool: list[Ranked], by_issuer: bool = False,
                    at_floor: bool = False) -> list[Ranked]:
@@ -749,7 +746,7 @@ class Asker:
         if self.index.doc_type[ranked[0].doc] == self._event_code:
             return ranked   # a calendar's last time is read from its occurrences (_event_answer)
         due = answers.compiled_regex(cfg.answer.due_cue)
-        today = datetime.fromtimestamp(now, self._zone).date()
+        today = self._today(now)
         # A quote or a reminder at the top records nothing: the documents that may be the
         # last time compete with the best of the others.
         pool = ranked[:cfg.answer.evidence_pool]
@@ -1072,7 +1069,7 @@ class Asker:
         # A plan for a day still ahead (an event; the answer's own "next service due
         # 19/10/2027"; for a logistical question, a recent enough letter naming one) is the
         # plan as it stands: nothing has overtaken it.
-        today = datetime.fromtimestamp(now, self._zone).date()
+        today = self._today(now)
         ahead = (bool(self.index.doc_last_end[top.doc] >= now)
                  or any(d >= today for d in self._days_in(top.doc, evidence))
                  or (route.pattern == "logistical" and (horizon <= 0 or top.age_days <= horizon)
@@ -1101,6 +1098,10 @@ class Asker:
             if days:
                 return days[0][1], days[0][0]
         return None
+
+    def _today(self, now: float) -> date:
+        """The household's day at `now` (epoch seconds), in the zone of the question's `now`."""
+        return datetime.fromtimestamp(now, self._zone).date()
 
     def _written(self, doc: int) -> date | None:
         """The day a document was written; None when undated."""

@@ -35,12 +35,6 @@ class DayMentions:
         self.config = config
         self._named: dict[int, tuple[frozenset[int], frozenset[int]]] = {}   # row -> (ordinals, weekdays)
 
-    def in_window(self, rows: np.ndarray, window: TimeWindow, weekdays: bool = True) -> np.ndarray:
-        """Per chunk: does its text name a day inside the window (a written date; with
-        `weekdays`, also a weekday on its own that falls in it)?"""
-        dated, by_weekday = self.mentions(rows, window, weekdays)
-        return dated | by_weekday
-
     def mentions(self, rows: np.ndarray, window: TimeWindow, weekdays: bool = True) -> tuple[np.ndarray, np.ndarray]:
         """Per chunk: does its text write a date inside the window; does it name (with
         `weekdays`) a weekday on its own that falls in it ("open Monday to Friday")?"""
