@@ -5,8 +5,13 @@ import dataclasses
 import os
 import re
 import typing
+from typing import Any
 
 from ingest.config import ConfigError, IngestConfig, from_mapping, read_layers
+from ingest.money import currency_alternation
+
+# Where answer patterns read the configured currencies ([invoice] currency_symbols, codes).
+CURRENCY_SLOT = "{currency}"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -606,7 +611,24 @@ def load_config(path: str | os.PathLike | None = None) -> Config:
     if unknown:
         raise ConfigError(f"unknown config section(s) {', '.join(unknown)}")
     ingest = from_mapping(IngestConfig, {k: v for k, v in data.items() if k in ingest_sections})
+    data = {**data, "answer": _with_currencies(data.get("answer", {}), ingest.invoice)}
     return Config(ingest=ingest, **{
         name: from_mapping(cls, data.get(name, {}), f"{name}.")
         for name, cls in query_sections.items()
     })
+
+
+def _with_currencies(answer: dict[str, Any], invoice: Any) -> dict[str, Any]:
+    """Answers read money with the currencies ingestion knows: "{currency}" in
+    answer.currency_mark and the span patterns stands for their alternation."""
+    alternation = currency_alternation(tuple(invoice.currency_symbols) + tuple(invoice.currency_codes))
+
+    def fill(pattern: Any) -> Any:
+        return pattern.replace(CURRENCY_SLOT, alternation) if isinstance(pattern, str) else pattern
+
+    out = dict(answer)
+    if "currency_mark" in out:
+        out["currency_mark"] = fill(out["currency_mark"])
+    if "spans" in out:
+        out["spans"] = [[kind, fill(pattern)] for kind, pattern in out["spans"]]
+    return out

@@ -20,6 +20,7 @@ from typing import Iterable, Sequence
 
 from .config import IngestConfig, InvoiceSection
 from .dates import make_aware
+from .money import currency_alternation, normalise_number
 from .printed_dates import PrintedDate, find_dates, find_labelled, label_pattern
 from . import text_lines
 
@@ -262,45 +263,28 @@ def amount_pattern(cfg: InvoiceSection) -> re.Pattern:
 
 @functools.lru_cache(maxsize=8)
 def _amount_pattern(symbols: tuple[str, ...], codes: tuple[str, ...]) -> re.Pattern:
-    currencies = sorted(set(symbols) | set(codes), key=len, reverse=True)
-    alternation = "|".join(
-        rf"(?<![^\W\d_]){re.escape(c)}(?![^\W\d_])" if c[-1:].isalpha() else re.escape(c)
-        for c in currencies
-    )
-    number = r"[-−]?\d{1,3}(?:[.,']\d{3})+(?:[.,]\d{1,2})?(?!\d)|[-−]?\d+(?:[.,]\d{1,2})?(?!\d)"
+    alternation = currency_alternation(tuple(symbols) + tuple(codes))
+    # Thousands grouped by a comma, dot, apostrophe or space ("6 480,00 kr", "CHF 1'327.80").
+    # Cents, or a dash for none ("Total 298.-", as Swiss bills write whole francs).
+    cents = r"(?:[.,]\d{1,2}(?!\d)|[.,][-–]{1,2}(?![\w-]))"
+    number = rf"[-−]?\d{{1,3}}(?:[.,'’ \u00a0\u202f]\d{{3}})+{cents}?(?!\d)|[-−]?\d+{cents}?(?!\d)"
     return re.compile(
-        rf"(?:(?P<cur1>{alternation})[ \t]?)?(?<![\w.,])(?P<num>{number})(?![.,]?\d)(?![ \t]?%)"
-        rf"(?:[ \t]?(?P<cur2>{alternation}))?"
+        rf"(?:(?P<cur1>{alternation})[ \t]?)?(?<![\w.,'’])(?P<num>{number})(?![.,]?\d)(?![ \t]?%)"
+        rf"(?:[ \t]?(?P<cur2>{alternation})(?![ \t]?\d))?"   # not the next amount's sign
     )
 
 
 def parse_amount(match: re.Match, cfg: InvoiceSection) -> tuple[float, str] | None:
     raw = match["num"].replace("−", "-")
     currency = match["cur1"] or match["cur2"] or ""
-    has_decimals = re.search(r"[.,]\d{1,2}$", raw) is not None
+    has_decimals = re.search(r"[.,](?:\d{1,2}|[-–]{1,2})$", raw) is not None
     if not currency and not has_decimals:
         return None
     try:
-        value = float(_normalise_number(raw))
+        value = float(normalise_number(raw))
     except ValueError:
         return None
     return value, _currency_code(currency, cfg)
-
-
-def _normalise_number(raw: str) -> str:
-    raw = raw.replace("'", "")
-    if "," in raw and "." in raw:
-        decimal = "," if raw.rfind(",") > raw.rfind(".") else "."
-        thousands = "." if decimal == "," else ","
-        return raw.replace(thousands, "").replace(decimal, ".")
-    for sep in ",.":
-        if sep in raw:
-            head, _, tail = raw.rpartition(sep)
-            # One separator followed by exactly three digits groups thousands ("1.005").
-            if len(tail) == 3:
-                return raw.replace(sep, "")
-            return head.replace(sep, "") + "." + tail
-    return raw
 
 
 def _currency_code(token: str, cfg: InvoiceSection) -> str:

@@ -487,7 +487,7 @@ def test_a_job_named_by_several_of_its_lines_costs_its_total():
 
 
 @pytest.mark.parametrize("question, value", [
-    pytest.param("how much a night is the kennel", "$38.00", id="a-night"),
+    pytest.param("how much a night is the kennel", "$38.00/night", id="a-night"),   # the rate with its unit
     pytest.param("how much is the kennel stay", "$266.00", id="the-stay-is-its-total"),
     pytest.param("what is the monthly premium", "$112.40", id="monthly"),
 ])

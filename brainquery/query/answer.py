@@ -12,6 +12,8 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from ingest.money import amount_value
+
 from ..config import AnswerSection
 
 # A full stop after a title, an initial or an abbreviation that always goes on ends no
@@ -213,14 +215,22 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
     rival = _rival_label(cfg, kind)
     retired = compiled_regex(cfg.retired_value) if kind in cfg.retraction_kinds else None
     spans_of = [list(span.finditer(s)) for s in sentences] if span else [[] for _ in sentences]
+    if rate is None and kind in cfg.total_kinds:
+        # What a stay cost is its total, not the rate beside it ("$38.00/night x 7 nights =
+        # $266.00"); a sentence stating only a rate still names it.
+        spans_of = [[m for m in found if not _PER_UNIT.search(m.group(0))] or found for found in spans_of]
     found = [_longest_of(m, s, rival, retired) for m, s in zip(spans_of, sentences)]
     # A table row holds one value per column ("Buildings £325,000 £350" under "Section Sum
     # insured Excess"): the question naming a column picks that column's value.
     columns = _column_values(sentences, spans_of, term_weights, tokenize, cfg, rate, retired)
     found = [c or f for (c, _), f in zip(columns, found)]
     if kind in cfg.total_kinds:
+        # A document that writes its amounts with a currency ("Invoice amount: €130.00")
+        # names no amount without one ("nozzle 0.60 US gal"); one that writes a table of
+        # bare amounts and a currency once ("Of which moms 1 243,00 kr.") names both.
         currency = compiled_regex(cfg.currency_mark)
-        if any(f and currency.search(f) for f in found):
+        marked = sum(bool(f and currency.search(f)) for f in found)
+        if marked and marked >= sum(bool(f and not currency.search(f)) for f in found):
             found = [f if f and currency.search(f) else None for f in found]
     has_span = np.array([f is not None for f in found], dtype=np.float64)
     # Among equally good sentences the one with the most specific span wins ("16x25x4"
@@ -514,12 +524,8 @@ def _same_date(a: str, b: str) -> bool:
 
 
 def _same_amount(a: str, b: str) -> bool:
-    def number(text: str) -> float:
-        digits = re.sub(r"[^\d.,]", "", text)
-        if re.search(r",\d{2}$", digits):                 # 1.005,55
-            digits = digits.replace(".", "").replace(",", ".")
-        return float(digits.replace(",", ""))
-    return abs(number(a) - number(b)) < 0.005
+    x, y = amount_value(a), amount_value(b)
+    return x is not None and y is not None and abs(x - y) < 0.005
 
 
 _COMPARERS = {"size": _same_size, "time": _same_time, "date": _same_date, "amount": _same_amount}
@@ -702,6 +708,9 @@ def snippet(text: str, term_weights: dict[str, float], tokenize: Callable[[Seque
     return out if len(out) <= limit else out[:limit - 1].rstrip() + "…"
 
 
+_PER_UNIT = re.compile(r"/\s?[^\W\d_]{1,6}\.?$")   # an amount's "/night", "/h" (the amount span's unit)
+
+
 def rate_asked(question: str, cfg: AnswerSection) -> re.Pattern | None:
     """The rate a question asks for ("how much a night", "the monthly premium"), as the
     pattern of that unit's rate in a text; None when it asks for no rate ("last month")."""
@@ -713,9 +722,11 @@ def rate_asked(question: str, cfg: AnswerSection) -> re.Pattern | None:
 
 @lru_cache(maxsize=8)
 def _rate_patterns(cfg: AnswerSection) -> tuple[re.Pattern, ...]:
+    def other(way: str) -> str:
+        return rf"/\s*{re.escape(way[1:])}\b" if way.startswith("/") else rf"\b{re.escape(way)}\b"
     return tuple(re.compile(rf"(?:/\s*|\b(?:per|a|an|each|every)\s+){re.escape(unit)}\b"
-                            + "".join(rf"|\b{re.escape(adjective)}\b" for adjective in adjectives), re.IGNORECASE)
-                 for unit, *adjectives in cfg.rate_units)
+                            + "".join("|" + other(way) for way in ways), re.IGNORECASE)
+                 for unit, *ways in cfg.rate_units)
 
 
 def _per_unit(span: re.Pattern, sentence: str, rate: re.Pattern, retired: re.Pattern | None = None) -> str | None:
