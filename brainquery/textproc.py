@@ -163,6 +163,16 @@ class Analyzer:
                 and any(g in groups for g in self._phrases.get((term,), ()))}
         return found
 
+    def is_translation(self, group: int) -> bool:
+        return group >= self._first_translation
+
+    def translations(self, term: str) -> set[str]:
+        """The one-word members of the translation groups of a stemmed term ("plumb" ->
+        "sanitar", "rormokar"...): the word in other languages, not another word for it."""
+        return {phrase[0] for phrase, groups in self._phrases.items()
+                if len(phrase) == 1 and phrase[0] != term
+                and any(g in groups for g in self._phrases.get((term,), ()) if g >= self._first_translation)}
+
     def phrase_synonyms(self, term: str) -> list[tuple[str, ...]]:
         """The several-word synonyms of a stemmed term, each as its content terms
         ("vet" -> ("anim", "hospit"), ...): a text with all of them names the term."""
@@ -281,6 +291,7 @@ class Analyzer:
         synonyms, translations, stems = _read_synonyms(cfg.synonyms_file)
         groups = [*synonyms, *translations]
         self._group_weight = [cfg.synonym_weight] * len(synonyms) + [cfg.translation_weight] * len(translations)
+        self._first_translation = len(synonyms)   # groups from here on are translations
         self._stem_map = {self._one_stem(k): self._one_stem(v) for k, v in stems.items()}
         self._phrases: dict[tuple[str, ...], list[int]] = {}
         self._group_terms: list[tuple[str, ...]] = []

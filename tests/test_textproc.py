@@ -451,3 +451,25 @@ def test_a_letter_to_a_group_opens_so_in_other_languages_too(opening, to_group):
     import re
     salutation = re.compile(CONFIG.scoring.group_salutation, re.IGNORECASE | re.MULTILINE)
     assert bool(salutation.search(f"{opening}\n\nLa garderie sera fermée lundi.")) is to_group
+
+
+@pytest.mark.parametrize("question, document, term", [
+    pytest.param("who was the last plumber we had out", "Sanitär Meier GmbH, Quittung Nr. 12, Abfluss gereinigt",
+                 "plumb", id="german-trade"),
+    pytest.param("when was the chimney sweep last here", "Sotning utförd 2025-10-03 av Söderorts Sotning",
+                 "chimney", id="swedish-trade"),
+    pytest.param("how much is the health insurance a month", "Ihre Krankenkasse: Prämie 2027 pro Monat",
+                 "health", id="swiss-insurer"),
+])
+def test_an_english_question_finds_the_word_in_the_households_other_languages(analyzer, question, document, term):
+    terms, found = _found(analyzer, question, [document, "The garden centre is open late on Thursdays."],
+                          ignore=set())
+    assert found[0, terms.index(term)] and not found[1, terms.index(term)]
+
+
+def test_a_translation_does_not_stop_another_word_for_a_phrase_from_covering_it(analyzer):
+    # "heating system" is the furnace; that "heating" also has its German and Swedish words
+    # does not make the furnace stop standing in for it.
+    docs = ["Change the furnace filter (16x25x4) this Saturday"]
+    terms, found = _found(analyzer, "which filter does our heating system take", docs, ignore={"take"})
+    assert found[0, terms.index("heat")]

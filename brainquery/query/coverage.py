@@ -77,6 +77,9 @@ class TopicTerms:
         base = [t for t in dict.fromkeys(forms.seen(t, bm25.vocab_) for t, _ in terms if t in typed)
                 if t not in ignore]
         own_alternatives = {t: analyzer.synonyms(t) for t in base}
+        # Another word for it, not the word in another language ("furnace" for "heating" is
+        # one; "Heizung" is not): a word with none takes its phrase's.
+        own_meaning = {t: own_alternatives[t] - analyzer.translations(t) for t in base}
         # A phrase of the question ("septic tank", "half day") is present where another
         # member of its group is, whole ("septic"; "early release": both words): that
         # member stands in for each word of the phrase that has no synonyms of its own, and
@@ -84,17 +87,24 @@ class TopicTerms:
         # "tank" of "septic tank" is, nor "chimney" wherever "sweep" is).
         phrase_single: dict[str, set[str]] = {}
         phrase_wholes: dict[str, list[tuple[str, ...]]] = {}
+        # The phrase in another language ("sotare" for "chimney sweep") is the whole phrase:
+        # it stands in for each of its words, whatever other words they have.
+        phrase_translated: dict[str, set[str]] = {}
         for words, groups in analyzer.matched_phrases(question):
             if len(words) < 2:
                 continue
             own = analyzer.phrase_content(words)
             members = {m for g in groups for m in analyzer.group_members(g) if m != own}
+            translated = {m[0] for g in groups if analyzer.is_translation(g)
+                          for m in analyzer.group_members(g) if len(m) == 1}
             for word in set(words) & set(base):
                 phrase_single.setdefault(word, set()).update(m[0] for m in members if len(m) == 1 and m[0] != word)
                 phrase_wholes.setdefault(word, []).extend(m for m in members if len(m) > 1 and word not in m)
+                phrase_translated.setdefault(word, set()).update(translated - {word})
         rows, cols = [], []
         for j, term in enumerate(base):
-            alternatives = own_alternatives[term] or phrase_single.get(term, set())
+            alternatives = ((own_meaning[term] or phrase_single.get(term, set())) | own_alternatives[term]
+                            | phrase_translated.get(term, set()))
             for word in {term} | alternatives:
                 col = bm25.vocab_.get(word)
                 if col is not None:
@@ -117,7 +127,7 @@ class TopicTerms:
         wholes = []   # (term index, vocabulary columns of a several-word synonym)
         for j, term in enumerate(base):
             wholes_of = analyzer.phrase_synonyms(term)
-            if not own_alternatives[term]:
+            if not own_meaning[term]:
                 wholes_of = list(dict.fromkeys([*wholes_of, *phrase_wholes.get(term, [])]))
             for words in wholes_of:
                 needed = [bm25.vocab_.get(w) for w in words]
