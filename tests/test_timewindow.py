@@ -25,6 +25,11 @@ CASES = [
     pytest.param("is school closed tmrw", NOW, D(2026, 11, 19), D(2026, 11, 20), "day", id="tomorrow-typed"),
     pytest.param("Did the plumber come yesterday?", NOW, D(2026, 11, 17), D(2026, 11, 18), "day", id="yesterday"),
     pytest.param("Is Friday a half-day?", NOW, D(2026, 11, 20), D(2026, 11, 21), "day", id="bare-friday"),
+    # A bare day of the month already past this month is next month's, unless the question
+    # looks back (NOW is the 18th).
+    pytest.param("what time does my mum land on the 12th", NOW, D(2026, 12, 12), D(2026, 12, 13), "day",
+                 id="the-12th-ahead"),
+    pytest.param("what did we pay on the 12th", NOW, D(2026, 11, 12), D(2026, 11, 13), "day", id="the-12th-behind"),
     pytest.param("What time is pickup on Friday?", NOW, D(2026, 11, 20), D(2026, 11, 21), "day", id="on-friday"),
     pytest.param("Is this Friday a half day?", NOW, D(2026, 11, 20), D(2026, 11, 21), "day", id="this-friday"),
     pytest.param("Is Friday's pickup early?", NOW, D(2026, 11, 20), D(2026, 11, 21), "day", id="fridays-possessive"),

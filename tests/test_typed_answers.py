@@ -837,3 +837,59 @@ def test_a_day_and_month_in_another_language_is_a_date_and_english_stays_english
     from brainquery.query.answer import dates_in
     found = dates_in(text, date(2027, 1, 29), CFG.answer)
     assert [m.group(0) for m, _ in found] == spans and all(day is not None for _, day in found)
+
+
+def test_one_item_of_a_list_lends_no_words_to_the_next():
+    # The heating line names no day: the drain's day next to it is no day of the heating.
+    text = ("House jobs\n- Blinds: done end of April.\n- Kitchen drain blocked on 17 June, the plumber came.\n"
+            "- Heating service: Gubler in autumn as always.\n- Filters: change in September.")
+    assert answer_of(text, "when was the heating serviced", "date").shown in (None, "")
+
+
+@pytest.mark.parametrize("text, shown, day", [
+    pytest.param("Quittung Nr. 3307\nDatum: 17.06.2026   Kunde: Meier", "17.06.2026", date(2026, 6, 17), id="swiss-receipt"),
+    pytest.param("Termin am 03.09.2026 um 10 Uhr", "03.09.2026", date(2026, 9, 3), id="dots-are-day-first"),
+    pytest.param("Firmware 1.2.10 installed", None, None, id="a-version-is-no-date"),
+])
+def test_a_date_written_with_dots_is_read_day_first(text, shown, day):
+    from brainquery.query.answer import dates_in
+    found = dates_in(text, date(2026, 9, 10), CFG.answer)
+    assert [(m.group(0), d) for m, d in found] == ([(shown, day)] if shown else [])
+
+
+@pytest.mark.parametrize("text, number", [
+    ("Praxis: Tel. 044 555 01 84 (Mo-Fr)", "044 555 01 84"),
+    ("Ring the clinic on 08-465 004 36 or my mobile 070-174 06 27.", "08-465 004 36"),
+])
+def test_a_european_phone_number_is_read_whole(text, number):
+    assert answer_of(text, "what is the clinic's phone number", "phone").shown == number
+
+
+@pytest.mark.parametrize("question, kind", [
+    ("what's our mortgage rate now", "percent"),
+    ("what interest rate does the savings account pay", "percent"),
+    ("how much interest do we pay a quarter", "amount"),
+    ("how much is the day rate at the kennel", "amount"),
+])
+def test_a_rate_in_percent_is_its_own_kind_of_value(question, kind):
+    from brainquery.query.answer import expected_kind
+    assert expected_kind(question, CFG.answer) == kind
+
+
+def test_a_mortgage_rate_is_the_percentage_not_the_loan():
+    text = "Renewal of your fixed-rate mortgage\nAmount CHF 640'000.00\nInterest rate p.a. 1.38%\nTerm 5 years"
+    assert answer_of(text, "what's our mortgage rate", "percent").shown == "1.38%"
+
+
+def test_a_note_listing_jobs_gives_no_other_jobs_price():
+    text = ("House jobs 2026\n- Sweep: the sotare comes in the autumn (they send a notice).\n"
+            "- Solar panels: quoted 148 000 kr, thinking about it.\n- Paint the fence in May.")
+    assert answer_of(text, "how much was the sweep last time", "amount").shown is None
+
+
+def test_the_subject_of_a_list_names_no_one_item_of_it():
+    # "Rex" heads the note and opens its first item: every item is about Rex, so the
+    # chip number is still the value asked for.
+    text = ("Rex\n- Rex, male dog (collie mix), born 2019\n- Microchip: 941000024681357, registered\n"
+            "- Vet: Hillside Clinic")
+    assert answer_of(text, "rex's microchip number?", "reference").shown == "941000024681357"

@@ -30,6 +30,7 @@ _SENTENCE_END = re.compile(_NOT_AN_END + r"(?<!\b[A-Z]\.)(?<=[.!?])\s+(?=[\"'(\[
 _MAYBE_END = re.compile(r"[.!?]\s")
 _SPACE = re.compile(r"\s+")
 # A day written in numbers whose first two may be read either way round (01-12 both).
+_DOTTED_DAY = re.compile(r"\b\d{1,2}\.\d{1,2}\.\d{2,4}\b")
 _NUMERIC_DAY = re.compile(r"\b(0?[1-9]|1[0-2])[/.-](0?[1-9]|1[0-2])[/.-]\d{2,4}\b")
 _YEAR = re.compile(r"\b\d{4}\b|['’]\d{2}\b|\d{1,2}[/.-]\d{1,2}[/.-]\d{2}\b")
 # A sentence in progress ends its line on a word or a comma; a table row ends on a number.
@@ -209,9 +210,14 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
     # for bringing Maggie in. She got her rabies booster."): it holds that one's words too.
     follows = np.array([bool(_continues(cfg, s)) for s in sentences])
     overlap[1:] = np.where(follows[1:], np.maximum(overlap[1:], overlap[:-1]), overlap[1:])
+    # A neighbour lends its words (a label on the line above its value), but not one item
+    # of a list to the next: "- Heating service: Gubler in autumn" and "- Kitchen drain
+    # blocked on 17 June" are two things.
+    item = np.array([bool(_LIST_ITEM.match(s)) for s in sentences])
+    siblings = item[1:] & item[:-1]
     context = np.zeros_like(overlap)
-    context[1:] += overlap[:-1]
-    context[:-1] += overlap[1:]
+    context[1:] += np.where(siblings, 0.0, overlap[:-1])
+    context[:-1] += np.where(siblings, 0.0, overlap[1:])
     rival = _rival_label(cfg, kind)
     retired = compiled_regex(cfg.retired_value) if kind in cfg.retraction_kinds else None
     spans_of = [list(span.finditer(s)) for s in sentences] if span else [[] for _ in sentences]
@@ -301,22 +307,34 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
             net &= np.cumsum(gross[::-1])[::-1] > 0
             label_bonus = label_bonus * np.where((owed & (not owed_asked)) | net, 1.0, cfg.total_label_weight)
     relevant = ((overlap + context) > 0) | labelled | labelled_value
+    # An item of a list that holds the question's words says what the list has on it; the
+    # other items are other things, whatever kind of value they name. Words the lines
+    # around the list hold too are its subject ("Smilla" atop a note about the cat, the
+    # "Kita" of a daycare's letter): they name every item, not one.
+    subject = set().union(*(t for t, in_list in zip(token_sets, item) if not in_list))
+    own_words = {t: w for t, w in term_weights.items() if t not in subject}
+    named_item = item & (_term_weight(token_sets, own_words) > 0) if own_words else np.zeros_like(item)
+    other_items = item & ~named_item if named_item.any() else np.zeros_like(item)
+    relevant &= ~other_items
     if kind in cfg.value_kinds and not (relevant & (has_span > 0)).any():
         # The document was found for the question and asked for a value ("what time does
         # Priya's party start"), but no line naming the question holds one: the lines that
         # hold a value are in play ("11:00 am - 1:00 pm" under the invitation's greeting),
-        # not only the signature that repeats a name.
-        relevant |= has_span > 0
+        # not only the signature that repeats a name. Where the line naming it is an item
+        # of a list, the other items are other things: their values are not in play.
+        relevant |= (has_span > 0) & ~other_items
     # Totals close a document: among equally good labelled values the later wins (the
     # gross after the net, the amount due after the subtotal).
     position = np.arange(len(sentences)) / (len(sentences) * 1e4)
     scores = (overlap + cfg.context_weight * context
               + (cfg.kind_bonus * has_span + label_bonus + specificity
                  + position * labelled_value) * relevant)
-    if kind in cfg.span_only_kinds and has_span.any():
-        # Asked for a value the document holds ("how much is Oscar's invoice"): the answer
-        # is one of its values, not the signature line that repeats the question's names.
-        scores = np.where(has_span > 0, scores, -np.inf)
+    # Asked for a value the document holds ("how much is Oscar's invoice"): the answer is
+    # one of its values, not the signature line that repeats the question's names; but
+    # not another item's value when the list item naming the question holds none.
+    with_value = (has_span > 0) & ~other_items
+    if kind in cfg.span_only_kinds and with_value.any():
+        scores = np.where(with_value, scores, -np.inf)
     best = int(np.argmax(scores))
     chosen = [best]
     for i in np.argsort(-scores, kind="stable")[1:cfg.max_sentences]:
@@ -528,7 +546,8 @@ def _same_amount(a: str, b: str) -> bool:
     return x is not None and y is not None and abs(x - y) < 0.005
 
 
-_COMPARERS = {"size": _same_size, "time": _same_time, "date": _same_date, "amount": _same_amount}
+_COMPARERS = {"size": _same_size, "time": _same_time, "date": _same_date, "amount": _same_amount,
+              "percent": _same_amount}
 
 
 def whole(text: str, kind: str | None, cfg: AnswerSection) -> Extract:
@@ -648,6 +667,12 @@ def date_of(shown: str, written: date, lookback_days: int) -> date | None:
         day = parse_date(shown, default=default, fuzzy=True).date()
     except (ValueError, OverflowError):
         return None
+    if _DOTTED_DAY.search(shown):
+        # "03.09.2026" is written day first wherever dates are written with dots.
+        try:
+            return parse_date(shown, default=default, fuzzy=True, dayfirst=True).date()
+        except (ValueError, OverflowError):
+            return day
     if _NUMERIC_DAY.search(shown):
         # "05/12/2025" is 12 May in Madison and 5 December in Manchester: of the two
         # readings, the one nearer the day it was written.
@@ -676,6 +701,21 @@ _MONTH = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|a
 _DAY_MONTH = re.compile(rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}(?=\W|$)", re.IGNORECASE)
 _MONTH_DAY = re.compile(rf"\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?!\d)", re.IGNORECASE)
 _NUMERIC = re.compile(r"\b(\d{1,2})[/.](\d{1,2})[/.]\d{2,4}\b")
+
+
+_DOTTED_DATE = re.compile(r"\b\d{1,2}\.\d{1,2}\.\d{4}\b")
+_ISO_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
+# How a text writing its dates in numbers writes them, as a strftime format.
+_NUMBER_FORMS = ((_DOTTED_DATE, "%d.%m.%Y"), (_ISO_DATE, "%Y-%m-%d"))
+
+
+def numeric_date_form(text: str) -> str | None:
+    """The strftime format of the way a text writes its dates when it writes them in
+    numbers more often than in words ("Datum: 17.06.2026", "Date: 2025-05-14"); else None."""
+    in_words = len(_DAY_MONTH.findall(text)) + len(_MONTH_DAY.findall(text))
+    counts = [(len(pattern.findall(text)), form) for pattern, form in _NUMBER_FORMS]
+    count, form = max(counts)
+    return form if count > in_words else None
 
 
 def day_first_lean(text: str) -> int:

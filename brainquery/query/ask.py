@@ -305,8 +305,7 @@ class Asker:
                 # it prints it ("Date: 16/09/2025" on a receipt, which may differ from the
                 # file's own date), else as its metadata has it.
                 printed = self._printed_date(top.doc, now.date())
-                day, shown = printed or (written.date(), day_words(written.date(), self.config.events,
-                                                                   self._day_first(top.doc)))
+                day, shown = printed or (written.date(), self._written_as(top.doc, written.date()))
                 extract = dataclasses.replace(extract, text=f"{extract.text} ({shown})".strip(),
                                               value=day.isoformat(), shown=shown)
             elif extract.shown and (year := answers.year_of(
@@ -911,6 +910,12 @@ class Asker:
                 self._extracts[(r.doc, kind)] = new
                 return r
         return None
+
+    def _written_as(self, doc: int, day: date) -> str:
+        """A day as the document writes its dates: in numbers when it writes them so
+        ("14.10.2025", "2025-10-14"), else in words, day or month first as it does."""
+        form = answers.numeric_date_form(self._doc_text(doc))
+        return day.strftime(form) if form else day_words(day, self.config.events, self._day_first(doc))
 
     def _day_first(self, doc: int) -> bool | None:
         """Does this document write its dates day first? When it does not say, how the

@@ -362,8 +362,10 @@ def _r_month_day(m: re.Match, ctx: _Ctx) -> _Found | None:
 
 
 def _r_day_of_month(m: re.Match, ctx: _Ctx) -> _Found | None:
-    """The nearest date (this month, the next or the last) with that day of the month, and
-    with the named weekday when one is given."""
+    """A date (this month, the next or the last) with that day of the month, and with the
+    named weekday when one is given: the next one from today ("what time does she land on
+    the 19th", asked on the 24th: next month's), the last one when the question looks back
+    ("what did we pay on the 19th"), else the nearest."""
     day = int(m["d"])
     candidates = []
     for shift in (-1, 0, 1, 2):
@@ -373,7 +375,17 @@ def _r_day_of_month(m: re.Match, ctx: _Ctx) -> _Found | None:
             candidates.append(d)
     if not candidates:
         return None
+    ahead = [d for d in candidates if d >= ctx.today]
+    behind = [d for d in candidates if d < ctx.today]
+    if _LOOKS_BACK.search(ctx.text) and behind:
+        return _day(max(behind), ctx.today)
+    if ahead and not _LOOKS_BACK.search(ctx.text):
+        return _day(min(ahead), ctx.today)
     return _day(min(candidates, key=lambda d: (abs((d - ctx.today).days), d < ctx.today)), ctx.today)
+
+
+# A question that looks back in time ("what did we pay on the 19th").
+_LOOKS_BACK = re.compile(r"\b(?:did|was|were|had|went|got|came|ago|happened)\b")
 
 
 def _week_of(day: Callable[[re.Match, _Ctx], "_Found | None"]) -> Callable[[re.Match, _Ctx], "_Found | None"]:
