@@ -49,7 +49,7 @@ def test_amounts_in_the_ways_they_are_written(text, amounts):
 @pytest.mark.parametrize("text, times", [
     ("I'll be there at 18.00 on Saturday.", ["18.00"]),
     ("Neu bis 18.00 Uhr (bisher 18.30 Uhr).", ["18.00", "18.30"]),
-    ("Service booked 08.00-10.00.", ["08.00", "10.00"]),
+    ("Service booked 08.00-10.00.", ["08.00-10.00"]),   # a range of hours is read whole
     ("Entry costs 17.30 per person.", []),
 ])
 def test_a_clock_time_with_a_dot_is_a_time_where_the_words_say_so(text, times):

@@ -893,3 +893,22 @@ def test_the_subject_of_a_list_names_no_one_item_of_it():
     text = ("Rex\n- Rex, male dog (collie mix), born 2019\n- Microchip: 941000024681357, registered\n"
             "- Vet: Hillside Clinic")
     assert answer_of(text, "rex's microchip number?", "reference").shown == "941000024681357"
+
+
+@pytest.mark.parametrize("question", ["pool opening hours on sunday?", "is the pool open on sunday, till when"])
+def test_opening_hours_are_the_range_of_the_day_asked(question):
+    text = ("CITY POOL - SUMMER OPENING HOURS\nValid from 1 May\nMonday - Friday 06.00–21.00\n"
+            "Saturday 08.00–20.00\nSunday 09.00–18.00\nClosed on public holidays.")
+    from brainquery.query.answer import expected_kind
+    assert expected_kind(question, CFG.answer) == "time"
+    assert answer_of(text, question, "time").shown == "09.00–18.00"
+
+
+
+def test_the_weekday_asked_picks_its_row_of_a_weeks_opening_hours(tmp_path):
+    # "on sunday" names the question's window, and in the pool's letter it names the row.
+    brain = _brain_with(tmp_path, "2026-05-02-pool-hours.txt",
+                        "Date: 2026-05-02\nCITY POOL - SUMMER OPENING HOURS\nMonday to Friday 06.00–21.00\n"
+                        "Saturday 08.00–20.00\nSunday 09.00–18.00\nClosed on public holidays.\n")
+    result = brain.ask("city pool opening hours on sunday?", now=NOW).to_dict()
+    assert "09.00–18.00" in result["answer"]

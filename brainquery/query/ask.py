@@ -6,6 +6,7 @@ The result's dictionary form is a contract read by tools outside the repo
 """
 from __future__ import annotations
 
+import calendar
 import dataclasses
 import logging
 import re
@@ -178,6 +179,7 @@ class Asker:
         self._asked: frozenset[str] = frozenset()
         words = self.config.confidence.question_words
         self._question_words = set(self.analyzer.tokens(" ".join(words))) | set(words)
+        self._weekday_words = set(self.analyzer.tokens(" ".join(calendar.day_name)))
         self._kind_words = {kind: set(self.analyzer.tokens(" ".join(ws))) | set(ws)
                             for kind, *ws in self.config.confidence.kind_words}
         # An owner before a relative ("Tom's mom", "Noah's grandma") is not who is asked about.
@@ -952,7 +954,11 @@ class Asker:
         question_words = self._question_words
         ignore = self._window_words(query.route.window, self.analyzer.tokens)
         factor = self.config.answer.question_word_weight
-        kept = {t: w * (factor if t in question_words else 1.0) for t, w in query.terms if t not in ignore}
+        # A weekday that named the window still picks the row of a week's table ("opening
+        # hours on sunday": the Sunday line), as a question word does.
+        weekdays = ignore & self._weekday_words
+        kept = {t: w * (factor if t in question_words or t in weekdays else 1.0) for t, w in query.terms
+                if t not in ignore - weekdays}
         return kept or dict(query.terms)
 
     # ---- documents ------------------------------------------------------------------
