@@ -164,14 +164,19 @@ class Analyzer:
         return found
 
     def is_translation(self, group: int) -> bool:
+        """Is synonym group `group` one of the translations (not of the synonyms)?"""
         return group >= self._first_translation
 
     def translations(self, term: str) -> set[str]:
         """The one-word members of the translation groups of a stemmed term ("plumb" ->
         "sanitar", "rormokar"...): the word in other languages, not another word for it."""
-        return {phrase[0] for phrase, groups in self._phrases.items()
+        found = self._translation_memo.get(term)
+        if found is None:
+            found = self._translation_memo[term] = {
+                phrase[0] for phrase, groups in self._phrases.items()
                 if len(phrase) == 1 and phrase[0] != term
                 and any(g in groups for g in self._phrases.get((term,), ()) if g >= self._first_translation)}
+        return found
 
     def phrase_synonyms(self, term: str) -> list[tuple[str, ...]]:
         """The several-word synonyms of a stemmed term, each as its content terms
@@ -287,6 +292,7 @@ class Analyzer:
         units = sorted({re.escape(u.lower()) for u in cfg.unit_suffixes}, key=len, reverse=True)
         self._unit = re.compile(rf"(?<=\d)(?=(?:{'|'.join(units)})\b)") if units else None
         self._synonym_memo: dict[str, set[str]] = {}
+        self._translation_memo: dict[str, set[str]] = {}
         self._phrase_memo: dict[str, list[tuple[str, ...]]] = {}
         synonyms, translations, stems = _read_synonyms(cfg.synonyms_file)
         groups = [*synonyms, *translations]

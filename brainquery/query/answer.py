@@ -29,8 +29,9 @@ _SENTENCE_END = re.compile(_NOT_AN_END + r"(?<!\b[A-Z]\.)(?<=[.!?])\s+(?=[\"'(\[
                            r"|\n\s*\n|\n(?=\s*[-*•]\s)|\n(?=[A-Z][\w /&-]{0,40}:)")
 _MAYBE_END = re.compile(r"[.!?]\s")
 _SPACE = re.compile(r"\s+")
-# A day written in numbers whose first two may be read either way round (01-12 both).
+# A day written with dots (17.06.2026): day first wherever dates are written so.
 _DOTTED_DAY = re.compile(r"\b\d{1,2}\.\d{1,2}\.\d{2,4}\b")
+# A day written in numbers whose first two may be read either way round (01-12 both).
 _NUMERIC_DAY = re.compile(r"\b(0?[1-9]|1[0-2])[/.-](0?[1-9]|1[0-2])[/.-]\d{2,4}\b")
 _YEAR = re.compile(r"\b\d{4}\b|['’]\d{2}\b|\d{1,2}[/.-]\d{1,2}[/.-]\d{2}\b")
 # A sentence in progress ends its line on a word or a comma; a table row ends on a number.
