@@ -1,7 +1,8 @@
 """Could the fusion weights be fitted rather than hand-picked? Cross-validated across sets.
 
-Development sets only: fixtures/queries.jsonl and LoCoMo's development conversations (26,
-30, 41), each a set of its own. For every question the top 40 documents are kept with their
+Development sets only: the households' development question sets ([confidence]
+calibration_sets: the fixture household with its rewordings, households 3, 5, 7, 8, 10 and
+11) and LoCoMo's development conversations (26, 30, 41), each corpus a set of its own. For every question the top 40 documents are kept with their
 score parts. Two fits, each scored leave-one-set-out (fit on three sets, P@1 on the fourth):
 
 - logistic regression (scikit-learn, balanced classes) on the parts — the relevance parts
@@ -28,6 +29,7 @@ import numpy as np
 from locomo_bench import DEVELOPMENT, commit, gold_sessions, load_conversations, session_of, write_mailbox
 
 from brainquery.brain import Brain
+from brainquery.config import load_config
 from brainquery.query.evaluate import gold_matcher, load_queries
 
 REPO = Path(__file__).resolve().parent.parent
@@ -40,14 +42,22 @@ Candidate = tuple[dict, bool, bool]          # (score parts, on topic, gold)
 
 def collect(locomo: Path, workdir: Path) -> dict[str, list[list[Candidate]]]:
     sets: dict[str, list[list[Candidate]]] = {}
-    corpus = REPO / "fixtures" / "corpus"
-    brain = Brain(workdir / "fixtures")
-    brain.ingest([corpus], now=datetime(2026, 11, 23, tzinfo=timezone.utc))
-    match = gold_matcher(corpus)
-    sets["fixtures"] = [
-        [(r["scores"], r["on_topic"], any(match(r, g) for g in q.gold))
-         for r in brain.ask(q.question, now=q.now, k=POOL).to_dict()["results"]]
-        for q in load_queries(REPO / "fixtures" / "queries.jsonl") if q.gold]
+    # The development question sets ([confidence] calibration_sets), one set per corpus: a
+    # household's rewordings ask about the same documents, so they are never fitted on
+    # while that household is the one scored.
+    by_corpus: dict[Path, list[Path]] = {}
+    for name in load_config().confidence.calibration_sets:
+        path = REPO / name
+        by_corpus.setdefault(path.parent / "corpus", []).append(path)
+    for corpus, files in by_corpus.items():
+        name = corpus.parent.name
+        brain = Brain(workdir / name)
+        brain.ingest([corpus], now=datetime(2026, 11, 23, tzinfo=timezone.utc))
+        match = gold_matcher(corpus)
+        sets[name] = [
+            [(r["scores"], r["on_topic"], any(match(r, g) for g in q.gold))
+             for r in brain.ask(q.question, now=q.now, k=POOL).to_dict()["results"]]
+            for f in files for q in load_queries(f) if q.gold]
     conversations = load_conversations(locomo)
     for sid in DEVELOPMENT:
         conv = conversations[sid]

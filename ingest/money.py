@@ -20,7 +20,9 @@ _NUMBER = re.compile(rf"\d[\d.,'’{_GROUP_SPACES}]*")
 def currency_alternation(currencies: tuple[str, ...]) -> str:
     """A regex alternation of the currencies, longest first; one written in letters
     ("kr", "CHF", "Fr.") stands as a word of its own, a sign ("$", "€") anywhere."""
-    ordered = sorted(set(currencies), key=len, reverse=True)
+    # Longest first, then by name: the same string in every process (the configuration's
+    # key, which names the published index, is built from it).
+    ordered = sorted(set(currencies), key=lambda c: (-len(c), c))
     return "|".join(rf"(?<![^\W\d_]){re.escape(c)}(?![^\W\d_])" if c[:1].isalpha() or c[-1:].isalpha()
                     else re.escape(c) for c in ordered)
 

@@ -94,3 +94,15 @@ def test_a_sign_in_front_of_the_next_column_is_not_this_amounts():
     assert [m.group(0) for m in AMOUNT.finditer("Roof replacement 1 $14,850.00 $14,850.00")] == \
         ["$14,850.00", "$14,850.00"]
     assert [m.group(0) for m in AMOUNT.finditer("Nursery, week 13 £66.50")] == ["£66.50"]
+
+
+def test_the_currency_pattern_is_the_same_in_every_process():
+    # The configuration's key names the published index: a pattern built in set order
+    # would differ between processes and make every reader rebuild it.
+    import os
+    import subprocess
+    import sys
+    code = "from brainquery.config import load_config; print(load_config().answer.currency_mark)"
+    patterns = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                               env={**os.environ, "PYTHONHASHSEED": str(seed)}).stdout for seed in (1, 2, 3)}
+    assert len(patterns) == 1
