@@ -28,13 +28,13 @@ def test_a_written_number_has_its_value(written, value):
 
 
 @pytest.mark.parametrize("text, amounts", [
-    pytest.param("The premium is CHF 1'327.80 a month.", ["CHF 1'327.80"], id="swiss-apostrophe"),
+    pytest.param("The premium is CHF 1'327.80 a month.", ["CHF 1'327.80 a month"], id="swiss-apostrophe"),
     pytest.param("Kurs Herbst: Fr. 145.– inkl. Material", ["Fr. 145.–"], id="francs-with-a-dash"),
     pytest.param("The service will cost 2 690 kr this year.", ["2 690 kr"], id="kronor-after"),
     pytest.param("I charge 170 kr/h now.", ["170 kr/h"], id="a-rate-with-its-unit"),
     pytest.param("Summe 1'734.- offen", ["1'734.-"], id="whole-francs-bare"),
     pytest.param("Att betala 6 480,00 kr", ["6 480,00 kr"], id="space-grouped-with-cents"),
-    pytest.param("Wir zahlen 35 Franken pro Stunde.", ["35 Franken"], id="a-currency-word"),
+    pytest.param("Wir zahlen 35 Franken in bar.", ["35 Franken"], id="a-currency-word"),
     pytest.param("Hypothek CHF 640'000.00 zu 1.38%", ["CHF 640'000.00"], id="a-rate-in-percent-is-no-amount"),
     pytest.param("Booked for 08.00-10.00, price 1 085 kr", ["1 085 kr"], id="a-time-range-is-no-amount"),
     pytest.param("I'll be there at 18.00 and leave at 23.30.", [], id="clock-times-are-no-amounts"),
@@ -106,3 +106,12 @@ def test_the_currency_pattern_is_the_same_in_every_process():
     patterns = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                                env={**os.environ, "PYTHONHASHSEED": str(seed)}).stdout for seed in (1, 2, 3)}
     assert len(patterns) == 1
+
+
+@pytest.mark.parametrize("text, amount", [
+    ("Leonie charges CHF 22 an hour.", "CHF 22 an hour"),
+    ("Wir zahlen ihr 35 Franken pro Stunde.", "35 Franken pro Stunde"),
+    ("Camp is €60 per child per week.", "€60 per child"),
+])
+def test_a_rate_written_in_words_keeps_its_unit(text, amount):
+    assert [m.group(0) for m in AMOUNT.finditer(text)] == [amount]

@@ -711,7 +711,7 @@ def test_a_line_that_only_greets_is_never_the_answer():
 @pytest.mark.parametrize("sentence, expected", [
     ("From 1 September the monthly fee goes from €32 to €35.50.", "€35.50"),
     ("Half day (08:00-13:00): £38.00 (was £35.50)", "£38.00"),
-    ("The trip has come down: it was €32, now €28 per child.", "€28"),
+    ("The trip has come down: it was €32, now €28 per child.", "€28 per child"),
 ])
 def test_of_two_amounts_the_one_a_sentence_says_was_replaced_is_not_the_answer(sentence, expected):
     question = "how much is it now?"
@@ -912,3 +912,12 @@ def test_the_weekday_asked_picks_its_row_of_a_weeks_opening_hours(tmp_path):
                         "Saturday 08.00–20.00\nSunday 09.00–18.00\nClosed on public holidays.\n")
     result = brain.ask("city pool opening hours on sunday?", now=NOW).to_dict()
     assert "09.00–18.00" in result["answer"]
+
+
+def test_the_title_of_a_note_is_the_subject_of_its_list():
+    # The note's title line is no answer line: its words still name every item.
+    from brainquery.query.answer import extract
+    text = "Rex\n- Rex, male dog (collie mix), born 2019\n- Microchip: 941000024681357, registered\n- Vet: Hillside"
+    weights = dict(ANALYZER.query_terms("rex's chip number?"))
+    found = extract(text, "reference", weights, ANALYZER.tokens_many, CFG.answer, title="Rex")
+    assert found.shown == "941000024681357"

@@ -223,9 +223,10 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
     retired = compiled_regex(cfg.retired_value) if kind in cfg.retraction_kinds else None
     spans_of = [list(span.finditer(s)) for s in sentences] if span else [[] for _ in sentences]
     if rate is None and kind in cfg.total_kinds:
-        # What a stay cost is its total, not the rate beside it ("$38.00/night x 7 nights =
-        # $266.00"); a sentence stating only a rate still names it.
-        spans_of = [[m for m in found if not _PER_UNIT.search(m.group(0))] or found for found in spans_of]
+        # What a stay cost is the total a rate comes to, not the rate ("$38.00/night x 7
+        # nights = $266.00"); a rate nothing totals still names the price ("now €28 per child").
+        spans_of = [[m for m in found if not (_PER_UNIT.search(m.group(0)) and any(
+            n.start() >= m.end() and not _PER_UNIT.search(n.group(0)) for n in found))] for found in spans_of]
     found = [_longest_of(m, s, rival, retired) for m, s in zip(spans_of, sentences)]
     # A table row holds one value per column ("Buildings £325,000 £350" under "Section Sum
     # insured Excess"): the question naming a column picks that column's value.
@@ -309,10 +310,11 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
             label_bonus = label_bonus * np.where((owed & (not owed_asked)) | net, 1.0, cfg.total_label_weight)
     relevant = ((overlap + context) > 0) | labelled | labelled_value
     # An item of a list that holds the question's words says what the list has on it; the
-    # other items are other things, whatever kind of value they name. Words the lines
-    # around the list hold too are its subject ("Smilla" atop a note about the cat, the
-    # "Kita" of a daycare's letter): they name every item, not one.
-    subject = set().union(*(t for t, in_list in zip(token_sets, item) if not in_list))
+    # other items are other things, whatever kind of value they name. Words the title or
+    # the lines around the list hold too are its subject ("Smilla" atop a note about the
+    # cat, the "Kita" of a daycare's letter): they name every item, not one.
+    subject = set().union(*(t for t, in_list in zip(token_sets, item) if not in_list),
+                          *(tokenize([title]) if title else []))
     own_words = {t: w for t, w in term_weights.items() if t not in subject}
     named_item = item & (_term_weight(token_sets, own_words) > 0) if own_words else np.zeros_like(item)
     other_items = item & ~named_item if named_item.any() else np.zeros_like(item)
@@ -749,7 +751,8 @@ def snippet(text: str, term_weights: dict[str, float], tokenize: Callable[[Seque
     return out if len(out) <= limit else out[:limit - 1].rstrip() + "…"
 
 
-_PER_UNIT = re.compile(r"/\s?[^\W\d_]{1,6}\.?$")   # an amount's "/night", "/h" (the amount span's unit)
+# An amount's unit, as the amount span reads it: "/night", "/h", " an hour", " pro Stunde".
+_PER_UNIT = re.compile(r"(?:/\s?[^\W\d_]{1,6}\.?|\s(?:an?|per|pro|each|i|la|de l'|par)\s[^\W\d_]+)$", re.IGNORECASE)
 
 
 def rate_asked(question: str, cfg: AnswerSection) -> re.Pattern | None:
