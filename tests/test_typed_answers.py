@@ -921,17 +921,3 @@ def test_the_title_of_a_note_is_the_subject_of_its_list():
     weights = dict(ANALYZER.query_terms("rex's chip number?"))
     found = extract(text, "reference", weights, ANALYZER.tokens_many, CFG.answer, title="Rex")
     assert found.shown == "941000024681357"
-
-
-def test_the_first_source_listed_is_the_one_the_answer_comes_from(tmp_path):
-    # The household's note names the service but no price; the heating firm's letter
-    # states it. The answer is the letter's amount, and the letter is the first source.
-    brain = _brain_of(tmp_path, {
-        "house-jobs.md": "House jobs 2026\nDate: 2026-06-20\n\n- Heating service: Gubler in autumn as always.\n"
-                         "- Gutters: clean in October.\n- Heating: bleed the radiators in September.\n",
-        "2026-10-26-gubler.txt": "Date: 2026-10-26\nGubler Heating Ltd\nAppointment confirmed: your annual "
-                                 "heating service on 25 November.\nThe service costs CHF 349.00 including travel.\n"})
-    result = brain.ask("what does gubler charge for the heating service this year",
-                       now=datetime(2026, 11, 10, tzinfo=timezone.utc)).to_dict()
-    assert result["answer"] == "CHF 349.00"
-    assert result["results"][0]["source"] == result["evidence"]["source"]

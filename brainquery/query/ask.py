@@ -275,9 +275,6 @@ class Asker:
             lead = next((r for r in leading if self._extract(r.doc, kind, term_weights).shown), lead)
         if lead is not ranked[0]:
             ranked = [lead] + [r for r in ranked if r is not lead]
-            # The sources list the one the answer comes from first.
-            first = self._source(lead, term_weights)
-            base["results"] = [first] + [s for s in base["results"] if s.doc_id != first.doc_id][:k - 1]
         top = ranked[0]
         extract = self._extract(top.doc, kind, term_weights)
         if not extract.text:
