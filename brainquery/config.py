@@ -8,10 +8,12 @@ import typing
 from typing import Any
 
 from ingest.config import ConfigError, IngestConfig, from_mapping, read_layers
-from ingest.money import currency_alternation
+from ingest.money import currency_alternation, currency_initials
 
-# Where answer patterns read the configured currencies ([invoice] currency_symbols, codes).
+# Where answer patterns read the configured currencies ([invoice] currency_symbols, codes),
+# and the characters they start with.
 CURRENCY_SLOT = "{currency}"
+INITIALS_SLOT = "{currency_initials}"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -620,11 +622,15 @@ def load_config(path: str | os.PathLike | None = None) -> Config:
 
 def _with_currencies(answer: dict[str, Any], invoice: Any) -> dict[str, Any]:
     """Answers read money with the currencies ingestion knows: "{currency}" in
-    answer.currency_mark and the span patterns stands for their alternation."""
-    alternation = currency_alternation(tuple(invoice.currency_symbols) + tuple(invoice.currency_codes))
+    answer.currency_mark and the span patterns stands for their alternation,
+    "{currency_initials}" for the class of characters they start with."""
+    currencies = tuple(invoice.currency_symbols) + tuple(invoice.currency_codes)
+    alternation, initials = currency_alternation(currencies), currency_initials(currencies)
 
     def fill(pattern: Any) -> Any:
-        return pattern.replace(CURRENCY_SLOT, alternation) if isinstance(pattern, str) else pattern
+        if not isinstance(pattern, str):
+            return pattern
+        return pattern.replace(CURRENCY_SLOT, alternation).replace(INITIALS_SLOT, initials)
 
     out = dict(answer)
     if "currency_mark" in out:

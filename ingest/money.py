@@ -27,6 +27,13 @@ def currency_alternation(currencies: tuple[str, ...]) -> str:
                     else re.escape(c) for c in ordered)
 
 
+@functools.lru_cache(maxsize=8)
+def currency_initials(currencies: tuple[str, ...]) -> str:
+    """A regex class of the characters a currency can start with: an amount written with
+    one starts with one of them or with a digit, and a pattern can say so up front."""
+    return "[" + "".join(sorted({re.escape(c[0]) for c in currencies if c})) + "]"
+
+
 def normalise_number(raw: str) -> str:
     """A written number as Python reads one: "1'327.80" -> "1327.80", "1.005,55" ->
     "1005.55", "2 150" -> "2150", "298.-" -> "298"; one separator before exactly three digits groups them."""
