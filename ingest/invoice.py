@@ -20,7 +20,7 @@ from typing import Iterable, Sequence
 
 from .config import IngestConfig, InvoiceSection
 from .dates import make_aware
-from .money import currency_alternation, normalise_number
+from .money import currency_alternation, currency_initials, normalise_number
 from .printed_dates import PrintedDate, find_dates, find_labelled, label_pattern
 from . import text_lines
 
@@ -263,12 +263,16 @@ def amount_pattern(cfg: InvoiceSection) -> re.Pattern:
 
 @functools.lru_cache(maxsize=8)
 def _amount_pattern(symbols: tuple[str, ...], codes: tuple[str, ...]) -> re.Pattern:
-    alternation = currency_alternation(tuple(symbols) + tuple(codes))
+    currencies = tuple(symbols) + tuple(codes)
+    alternation = currency_alternation(currencies)
     # Thousands grouped by a comma, dot, apostrophe or space ("6 480,00 kr", "CHF 1'327.80").
     # Cents, or a dash for none ("Total 298.-", as Swiss bills write whole francs).
     cents = r"(?:[.,]\d{1,2}(?!\d)|[.,][-–]{1,2}(?![\w-]))"
     number = rf"[-−]?\d{{1,3}}(?:[.,'’ \u00a0\u202f]\d{{3}})+{cents}?(?!\d)|[-−]?\d+{cents}?(?!\d)"
+    # A match starts with a currency or the number: saying so up front spares trying every
+    # currency at every position of a text.
     return re.compile(
+        rf"(?=[\d−-]|{currency_initials(currencies)})"
         rf"(?:(?P<cur1>{alternation})[ \t]?)?(?<![\w.,'’])(?P<num>{number})(?![.,]?\d)(?![ \t]?%)"
         rf"(?:[ \t]?(?P<cur2>{alternation})(?![ \t]?\d))?"   # not the next amount's sign
     )

@@ -40,11 +40,6 @@ _MONTHS: dict[int, tuple[str, ...]] = {
          "dicembre"),
 }
 _MONTH_NUMBER = {name: number for number, names in _MONTHS.items() for name in names}
-
-
-def month_names() -> dict[str, int]:
-    """Every month name and abbreviation above, lower-case, with its month number."""
-    return dict(_MONTH_NUMBER)
 _MONTH_ALT = "|".join(sorted((re.escape(n) for n in _MONTH_NUMBER), key=len, reverse=True))
 _MONTH = rf"(?P<month>{_MONTH_ALT})(?![^\W\d_])\.?"
 
@@ -93,6 +88,11 @@ class PrintedDate:
     has_time: bool
     text: str
     floating: bool = True
+
+
+def month_names() -> dict[str, int]:
+    """Every month name and abbreviation of `_MONTHS`, lower-case, with its month number."""
+    return dict(_MONTH_NUMBER)
 
 
 @functools.lru_cache(maxsize=1)

@@ -377,9 +377,10 @@ def _r_day_of_month(m: re.Match, ctx: _Ctx) -> _Found | None:
         return None
     ahead = [d for d in candidates if d >= ctx.today]
     behind = [d for d in candidates if d < ctx.today]
-    if _LOOKS_BACK.search(ctx.text) and behind:
+    looks_back = _LOOKS_BACK.search(ctx.text) is not None
+    if looks_back and behind:
         return _day(max(behind), ctx.today)
-    if ahead and not _LOOKS_BACK.search(ctx.text):
+    if ahead and not looks_back:
         return _day(min(ahead), ctx.today)
     return _day(min(candidates, key=lambda d: (abs((d - ctx.today).days), d < ctx.today)), ctx.today)
 
