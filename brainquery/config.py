@@ -181,6 +181,11 @@ class ScoringSection:
     group_salutation: str
     group_salutation_chars: int
     group_name_credit: float
+    associate_sources: int                    # best BM25 chunks whose clauses lend words
+    associate_clause_max_terms: int
+    associate_max_df_share: float
+    associate_max_df_floor: int
+    associate_credit: float
     relevant_share: float
     relevant_coverage_share: float
     off_topic_factor: float

@@ -257,6 +257,29 @@ def test_a_letter_to_the_whole_class_is_about_each_child_in_it(tmp_path):
     assert Path(result.results[0].source).name == "welcome.eml", [s.source for s in result.results]
 
 
+@pytest.mark.parametrize("question", ["What time is hurling on Saturday?",
+                                      "what time does oisin have hurling on sat"])
+def test_the_households_own_note_says_what_a_letter_is_about(tmp_path, question):
+    # The club's letter says "U9 training", never "hurling": the family's note is where
+    # the two meet ("hurling Saturdays (Carrigrohane Rovers U9s)"). The note itself names
+    # no time for it; the letter does.
+    folder = household(tmp_path / "in")
+    notes = folder / "notes"
+    notes.mkdir()
+    (notes / "kids.md").write_text(
+        "Kids 2026/27\nDate: 2026-09-02\n\nSaoirse - 5th class, Room 11. Oisín - 2nd class, Room 6.\n"
+        "School starts 8.50am, finishes 2.30pm.\n\n"
+        "Oisín: swimming Thursdays (Lee Swim Academy), hurling Saturdays (Carrigrohane Rovers U9s)\n"
+        "Saoirse: Irish dancing Tuesdays (Scoil Rince)\n", encoding="utf-8")
+    mail(folder, "club.eml", ASK_NOW - timedelta(days=20), "U9s - new pitch from Saturday",
+         "Hi all,\n\nFrom this Saturday U9 training will be on the new pitch at Coolroe. Start time "
+         "is now 10.30am, finishing at 11.45am. Oisín and the others should bring a helmet.\n\n"
+         "Fergal\nCarrigrohane Rovers", sender="u9@rovers.example")
+    result = ingested(tmp_path, folder).ask(question, now=ASK_NOW)
+    assert Path(result.results[0].source).name == "club.eml", [s.source for s in result.results]
+    assert "10.30" in (result.answer or ""), result.answer
+
+
 def test_a_year_nothing_was_written_in_or_mentions_is_i_dont_know(tmp_path):
     folder = household(tmp_path / "in")
     mail(folder, "boiler-2023.eml", datetime(2023, 3, 17, 10, tzinfo=UTC), "Boiler service completed",

@@ -22,6 +22,7 @@ from .entities import address_parts, display_name, name_key
 from .anchor import anchored_window, find_anchor
 from ..storage.chunking import join_chunks
 from ..config import Config
+from .associates import clause_associates
 from .coverage import TopicTerms, WordForms
 from .decay import SECONDS_PER_DAY, horizon_days, staleness
 from .occurrences import Series, day_words, event_answer, field_asked
@@ -35,6 +36,7 @@ from ..textproc import Analyzer, fold
 from .timewindow import TimeWindow
 
 _NAME = re.compile(r"\b([A-Z][a-z]+)(?:['’]s)?\b")
+_QUESTION_WORD = re.compile(r"[^\W\d_]+")
 IDK = "I don't know — nothing in your documents answers this"
 
 
@@ -511,9 +513,29 @@ class Asker:
             # "where are we doing thanksgiving": the window is all the question is about.
             topic = TopicTerms.of(question, self.analyzer, index.bm25, self._question_words,
                                   self._type_hints, **prior)
+        topic = self._with_associates(topic, question, bm25_all)
         return Query(text=question, route=route, now=now.timestamp(), terms=terms,
                      bm25_all=bm25_all, cosine_all=np.asarray(cosine_all, dtype=np.float64),
                      hybrid_all=hybrid, topic=topic, kind=kind)
+
+    def _with_associates(self, topic: TopicTerms, question: str, bm25_all: np.ndarray) -> TopicTerms:
+        """The topic, its words standing in where the best BM25 chunks' short clauses say
+        what else the household calls them (associates.py)."""
+        scoring = self.config.scoring
+        if scoring.associate_credit <= 0 or not topic.terms or not bm25_all.size:
+            return topic
+        n = min(scoring.associate_sources, bm25_all.size)
+        best = np.argpartition(-bm25_all, n - 1)[:n]
+        best = best[bm25_all[best] > 0]
+        texts = [self.index.chunk_texts[int(row)] for row in best]
+        share = self.config.ambiguity.capitalised_share
+        names = {stem for word in _QUESTION_WORD.findall(question)
+                 if self.index.entities.written_as_name(word, share) for stem in self.analyzer.tokens(word)}
+        lent = clause_associates(topic, texts, self.analyzer, self.index.bm25,
+                                 scoring.associate_clause_max_terms, scoring.associate_max_df_share,
+                                 scoring.associate_max_df_floor, names,
+                                 lambda word: self.index.entities.is_name(word, False, share))
+        return topic.with_associates(lent, scoring.associate_credit)
 
     def _aside(self, question: str, ignore: set[str]) -> set[str]:
         """The words said only before the question proper: the clause before the last

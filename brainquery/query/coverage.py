@@ -48,6 +48,11 @@ class TopicTerms:
     # present only where the other is too ("long-life oil" is no more about life insurance
     # than a home policy is).
     compounds: tuple[tuple[int, int], ...] = ()
+    # Words the household's own writing puts beside a topic term (associates.py): (term
+    # index, positions in `columns`); a chunk lacking the term but holding one of them
+    # names it `associate_credit` of the way.
+    associates: tuple[tuple[int, np.ndarray], ...] = ()
+    associate_credit: float = 0.0
 
     @classmethod
     def of(cls, question: str, analyzer: Analyzer, bm25: SparseBM25,
@@ -147,6 +152,20 @@ class TopicTerms:
                    window_terms=tuple(j for j, t in enumerate(base) if t in window_subject),
                    name_terms=tuple(int(j) for j in np.flatnonzero(named)))
 
+    def with_associates(self, associates: Mapping[int, np.ndarray], credit: float) -> "TopicTerms":
+        """This question's terms with stand-ins: term index -> vocabulary columns."""
+        if not associates or credit <= 0:
+            return self
+        columns = np.unique(np.concatenate([self.columns, *associates.values()]))
+        membership = np.zeros((columns.size, len(self.terms)))
+        membership[np.searchsorted(columns, self.columns)] = self.membership
+        moved = np.searchsorted(columns, self.columns)
+        return dataclasses.replace(
+            self, columns=columns, membership=membership,
+            phrases=tuple((j, moved[positions]) for j, positions in self.phrases),
+            associates=tuple((j, np.searchsorted(columns, cols)) for j, cols in sorted(associates.items())),
+            associate_credit=credit)
+
     def only_type_terms(self) -> bool:
         """Every topic word names a kind of document ("calendar"), or there are none."""
         return len(self.type_terms) == len(self.terms)
@@ -162,10 +181,18 @@ class TopicTerms:
         by a synonym."""
         # Only the vocabulary columns the question touches, sliced from the column-major
         # BM25 matrix (slicing its rows would walk every stored entry).
-        found = np.zeros((len(rows), len(self.terms)), dtype=bool)
+        return self._found(self._present(bm25, rows))
+
+    def _present(self, bm25: SparseBM25, rows: np.ndarray) -> np.ndarray:
+        """(len(rows), len(columns)): which of the question's vocabulary columns each chunk holds."""
         rows = np.asarray(rows, dtype=np.int64)
+        if not self.columns.size:
+            return np.zeros((len(rows), 0), dtype=bool)
+        return bm25.weights_[:, self.columns].tocsr()[rows].toarray() != 0
+
+    def _found(self, present: np.ndarray) -> np.ndarray:
+        found = np.zeros((present.shape[0], len(self.terms)), dtype=bool)
         if self.columns.size:
-            present = bm25.weights_[:, self.columns].tocsr()[rows].toarray() != 0
             found = present @ self.membership > 0
             for j, positions in self.phrases:
                 found[:, j] |= present[:, positions].all(axis=1)
@@ -184,7 +211,8 @@ class TopicTerms:
         total = self.weights.sum()
         if not self.terms or total <= 0:
             return np.zeros(len(rows))
-        found = self.found(bm25, rows)
+        present = self._present(bm25, rows)
+        found = self._found(present)
         if types is not None:
             for j, codes in self.type_terms.items():
                 found[:, j] |= np.isin(types, codes)
@@ -195,6 +223,11 @@ class TopicTerms:
             names = list(self.name_terms)
             unnamed = (~found[:, names]).astype(np.float64) @ self.weights[names] / total
             cover += group_credit * unnamed * np.asarray(to_group, dtype=bool)
+        if self.associates:
+            stand_in = np.zeros_like(found)
+            for j, positions in self.associates:
+                stand_in[:, j] = present[:, positions].any(axis=1) & ~found[:, j]
+            cover += self.associate_credit * stand_in.astype(np.float64) @ self.weights / total
         return cover
 
 

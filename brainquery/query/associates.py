@@ -1,0 +1,82 @@
+"""Stand-ins a household's own writing gives a question's words.
+
+A household names one thing several ways, and says how in a few places: the note that
+reads "hurling Saturdays (Carrigrohane Rovers U9s)" is why the club's letter about "U9
+training" is the hurling letter, and "Vet: Djurkliniken Mälarhöjden" why the clinic's
+receipt is the vet visit. The best-matching chunks for a question (by BM25) are read line
+by line; a short clause holding one of the question's topic words lends it the rare words
+beside it. A chunk lacking the word but holding one of those counts as naming it part of
+the way (coverage.TopicTerms.associates). This is local context analysis (Xu and Croft,
+1996) with the clause as the passage: a clause of a list or a label line is a definition,
+a paragraph is not, so only short clauses lend words; and only names (capitalised words
+past the clause's first), for a name is what a household calls a thing by: "Great news,
+Oisín has moved up" lends "Oisín" neither "great" nor "moved".
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Collection, Sequence
+
+import numpy as np
+
+from ..textproc import Analyzer
+from .bm25 import SparseBM25
+from .coverage import TopicTerms
+
+# A list line holds several things ("swimming Thursdays (Lee Swim Academy), hurling
+# Saturdays (Carrigrohane Rovers U9s)"): each clause is one.
+_CLAUSE = re.compile(r"[;,]\s+|\n")
+_NAME = re.compile(r"(?<=[\s(\"'“‘/])[^\W\d_][\w'’-]*")
+_CODE = re.compile(r"\d")
+
+
+def clause_associates(topic: TopicTerms, texts: Sequence[str], analyzer: Analyzer, bm25: SparseBM25,
+                      max_terms: int, max_df_share: float, max_df_floor: int = 0,
+                      names: Collection[str] = (),
+                      is_name: Callable[[str], bool] = lambda word: True) -> dict[int, np.ndarray]:
+    """Topic term index -> vocabulary columns of the rare names sharing a clause of at most
+    `max_terms` terms with it in `texts`. Rare: in at most `max_df_share` of the chunks
+    or `max_df_floor` of them, whichever is more (and at least one); and only a rare term borrows.
+    `names`: topic terms that are names (of people, pets, firms), which borrow nothing;
+    `is_name`: is a capitalised word a name (not "Dec", "Fri", "Dear")?
+    The question's own words lend nothing."""
+    if not topic.terms or not texts:
+        return {}
+    clauses = [c.strip().lstrip("-*•·>#").strip() for text in texts for c in _CLAUSE.split(text)]
+    clauses = [c for c in clauses if c]
+    # A name, or a code of letters and digits ("U9s", "F7"): what a thing is called by.
+    capitalised = [" ".join(w for w in _NAME.findall(c) if w[0].isupper() and (is_name(w) or _CODE.search(w)))
+                   for c in clauses]
+    token_lists = analyzer.tokens_many(clauses + capitalised)
+    name_lists, token_lists = token_lists[len(clauses):], token_lists[:len(clauses)]
+    vocab = bm25.vocab_
+    df = np.diff(bm25.weights_.indptr)
+    most = max(max_df_share * bm25.n_docs, max_df_floor)
+    # Column -> the topic terms it stands for (the term itself, or a synonym of it).
+    owner: dict[int, list[int]] = {}
+    for position, column in enumerate(topic.columns):
+        owner[int(column)] = [int(j) for j in np.flatnonzero(topic.membership[position])]
+    # A name asked about borrows nothing: a letter that does not name the child is about
+    # another child, however often theirs share a line (a letter to a group is coverage's
+    # to weigh).
+    # Nor does a common word ("new", "open"): its absence says little, and a name beside it
+    # once says less; nor a word whose kind another decides ("LIFE insurance"): the home
+    # policy's words are no stand-in for it.
+    people = set(topic.name_terms) | {j for j, t in enumerate(topic.terms) if t in names}
+    people |= {j for pair in topic.compounds for j in pair}
+    for position, column in enumerate(topic.columns):
+        if df[column] > most:
+            people |= set(np.flatnonzero(topic.membership[position]).tolist())
+    out: dict[int, set[int]] = {}
+    for tokens, name_tokens in zip(token_lists, name_lists):
+        columns = {vocab[t] for t in tokens if t in vocab}
+        if not columns or len(columns) > max_terms:
+            continue
+        named = {j for c in columns for j in owner.get(c, ())} - people
+        if not named:
+            continue
+        lent = {c for t in name_tokens if (c := vocab.get(t)) is not None and c not in owner
+                and 0 < df[c] <= most and not t.isdigit()}
+        for j in named:
+            out.setdefault(j, set()).update(lent)
+    return {j: np.asarray(sorted(cols), dtype=np.int64) for j, cols in out.items() if cols}

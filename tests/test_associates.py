@@ -1,0 +1,69 @@
+"""What the household's own writing says a question's words stand for (associates.py)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from brainquery.config import load_config
+from brainquery.query.associates import clause_associates
+from brainquery.query.bm25 import SparseBM25
+from brainquery.query.coverage import TopicTerms
+from brainquery.textproc import Analyzer
+
+CONFIG = load_config()
+
+NOTE = ("Oisín: swimming Thursdays (Lee Swim Academy), hurling Saturdays (Carrigrohane Rovers U9s)\n"
+        "Great news, Oisín moved up a group in Swimming Club today\n"
+        "Saoirse: Irish dancing Tuesdays (Scoil Rince)")
+STORE = [NOTE,
+         "From this Saturday U9 training will be on the new pitch. Carrigrohane Rovers",
+         "Lee Swim Academy: Thursday lessons start at 5.45pm",
+         "Oisín's school photo day is Monday",
+         "Saturday market: fresh bread and flowers",
+         "Saturday car boot sale at the school",
+         "Saturday parking is free in town",
+         "The bins go out on Saturday night"]
+
+
+@pytest.fixture(scope="module")
+def analyzer():
+    return Analyzer(CONFIG.text)
+
+
+@pytest.fixture(scope="module")
+def bm25(analyzer):
+    return SparseBM25(CONFIG.bm25).fit([analyzer.tokens(text) for text in STORE])
+
+
+def lent(analyzer, bm25, question, names=()):
+    topic = TopicTerms.of(question, analyzer, bm25, ignore={"what", "time"})
+    found = clause_associates(topic, [NOTE], analyzer, bm25, max_terms=10, max_df_share=0.05,
+                              max_df_floor=3, names=set(names))
+    words = {column: word for word, column in bm25.vocab_.items()}
+    return topic, {topic.terms[j]: {words[int(c)] for c in columns} for j, columns in found.items()}
+
+
+def test_a_list_clause_lends_a_word_the_names_beside_it_and_only_those(analyzer, bm25):
+    _, words = lent(analyzer, bm25, "what time is hurling")
+    # Its own clause, not the swimming beside it on the line; names, not "Saturdays".
+    assert words == {"hurl": {"carrigrohan", "rover", "u9"}}
+
+
+def test_a_name_asked_about_and_a_common_word_borrow_nothing(analyzer, bm25):
+    assert "oisin" in lent(analyzer, bm25, "when is oisin's swimming club")[1]
+    _, words = lent(analyzer, bm25, "when is oisin's swimming club", names={"oisin"})
+    assert "oisin" not in words and words["swim"] >= {"lee", "academi"}
+    # "Great news, ..." opens a sentence: its capital says nothing.
+    assert not any("great" in lenders for lenders in words.values())
+    _, words = lent(analyzer, bm25, "what is on saturday")
+    assert words == {}
+
+
+def test_a_stand_in_names_the_word_part_of_the_way_where_the_word_is_missing(analyzer, bm25):
+    topic, _ = lent(analyzer, bm25, "what time is hurling on saturday")
+    found = clause_associates(topic, [NOTE], analyzer, bm25, 10, 0.05, 3)
+    plain = topic.of_chunks(bm25, np.arange(len(STORE)))
+    widened = topic.with_associates(found, 0.75).of_chunks(bm25, np.arange(len(STORE)))
+    assert plain[0] == pytest.approx(widened[0]) == pytest.approx(1.0)       # the note says "hurling"
+    assert plain[1] < widened[1] < 1.0                                         # the club's letter
+    assert widened[4:] == pytest.approx(plain[4:])                             # other Saturdays
