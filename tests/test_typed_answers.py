@@ -51,6 +51,36 @@ def test_an_amount_is_the_total_unless_a_line_is_named(question, value):
     assert answer_of(ROOF_INVOICE, question, "amount").shown == value
 
 
+VET_RECEIPT = """Your receipt - Bramble
+Receipt no. MV-24-2261
+Consultation - ear infection (left ear)      €45.00
+Otomax ear drops 17.5 ml                     €29.50
+Total paid:                                  €74.50
+Muskerry Vets, Main Street, Ballincollig"""
+
+
+@pytest.mark.parametrize("question, value", [
+    # The first line of a totalled bill is the visit or job itself: named, it asks what
+    # the whole came to.
+    pytest.param("How much was it the time Bramble had the ear infection?", "€74.50", id="the-job-is-its-total"),
+    pytest.param("how much were the ear drops", "€29.50", id="another-line-is-its-own"),
+])
+def test_the_first_line_of_a_bill_named_asks_for_the_total(question, value):
+    assert answer_of(VET_RECEIPT, question, "amount").shown == value
+
+
+def test_a_total_row_with_a_column_per_tax_is_what_was_paid():
+    text = ("Description Excl. moms Incl. moms\nAnnual service Volvo V60 2 872,00 3 590,00\n"
+            "Front brake pads 528,00 660,00\nTotal 4 096,00 5 120,00\nOf which moms 25 %: 1 024,00 kr")
+    assert answer_of(text, "what did the volvo invoice come to", "amount").shown == "5 120,00"
+
+
+def test_a_german_bills_amount_is_the_rechnungsbetrag_after_the_net_total():
+    text = ("Stromrechnung Q3 2026\nEnergie ewz.natur 1'046 kWh 0.1390 145.39\nGrundgebühr 3 Mte. 16.50\n"
+            "Total exkl. MWST 299.44\nMWST 8.1% 24.25\nRechnungsbetrag CHF 323.70\nBitte bezahlen Sie mit eBill.")
+    assert answer_of(text, "how much was the last electricity bill", "amount").shown == "CHF 323.70"
+
+
 def test_a_total_split_from_its_label_over_two_lines_is_found():
     text = "Subtotal 573.00\nTotal € Incl.\nVAT 681.87\nThank you for your order"
     assert answer_of(text, "how much was the cronus invoice", "amount").shown == "681.87"

@@ -228,6 +228,10 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
         spans_of = [[m for m in found if not (_PER_UNIT.search(m.group(0)) and any(
             n.start() >= m.end() and not _PER_UNIT.search(n.group(0)) for n in found))] for found in spans_of]
     found = [_longest_of(m, s, rival, retired) for m, s in zip(spans_of, sentences)]
+    if kind in cfg.total_kinds:
+        # A total row of a table with a column per tax ("Total 4 096,00 5 120,00" under
+        # "Excl. moms Incl. moms") ends with what was paid: its last column.
+        found = [_last_column(m, s) or f for m, s, f in zip(spans_of, sentences, found)]
     # A table row holds one value per column ("Buildings £325,000 £350" under "Section Sum
     # insured Excess"): the question naming a column picks that column's value.
     columns = _column_values(sentences, spans_of, term_weights, tokenize, cfg, rate, retired)
@@ -278,6 +282,17 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
         # not the "Electricity" row of the bill).
         first, second = np.sort(naming_weight)[::-1][:2]
         named = naming_weight == first if first >= cfg.line_name_dominance * second else np.zeros_like(named)
+    if kind in cfg.total_kinds and named.any():
+        # The first line of a bill or receipt that totals its lines is the job itself
+        # ("Full service - labour", "Consultation - ear infection", "Service Gold"): the
+        # question naming it asks what the job came to, the total.
+        valued = np.flatnonzero(has_span > 0)
+        totalled = _labelled(sentences, cfg.total_label) & (has_span > 0)
+        first = valued[0] if valued.size else -1
+        if (first >= 0 and named[first] and named.sum() == 1
+                and token_sets[first] & (term_weights.keys() if naming is None else naming)
+                and totalled[first + 1:].any()):
+            named = np.zeros_like(named)
     if rate is not None and span is not None and kind in cfg.total_kinds:
         # "How much a night": the lines stating a rate are named, each by its amount
         # nearest the unit ("$42.00/night", not the "$294.00" the nights come to).
@@ -793,6 +808,19 @@ def _longest(span: re.Pattern, sentence: str, rival: re.Pattern | None = None,
     ("serial 2401A118734" is no model number) and, beside another, one the sentence says
     was replaced ("goes from €32 to €35.50", "£38.00 (was £35.50)")."""
     return _longest_of(list(span.finditer(sentence)), sentence, rival, retired)
+
+
+_ROW_TAIL = re.compile(r"[\s|]*")
+
+
+def _last_column(found: list[re.Match], sentence: str) -> str | None:
+    """The last of several values ending a line with nothing but values after the first
+    (a table row's columns), else None."""
+    if len(found) < 2 or not _ROW_TAIL.fullmatch(sentence, found[-1].end()):
+        return None
+    if not all(_ROW_TAIL.fullmatch(sentence, a.end(), b.start()) for a, b in zip(found, found[1:])):
+        return None
+    return found[-1].group(0)
 
 
 def _longest_of(found: list[re.Match], sentence: str, rival: re.Pattern | None = None,
