@@ -352,6 +352,8 @@ class AnswerSection:
     kinds: tuple[tuple[str, str], ...]
     spans: tuple[tuple[str, str], ...]
     value_label_bonus: float
+    named_label_bonus: float
+    named_label_max_words: int
     total_kinds: tuple[str, ...]
     total_label_weight: float
     line_term_max_sentences: int

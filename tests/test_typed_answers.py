@@ -81,6 +81,32 @@ def test_a_german_bills_amount_is_the_rechnungsbetrag_after_the_net_total():
     assert answer_of(text, "how much was the last electricity bill", "amount").shown == "CHF 323.70"
 
 
+ROUTER_NOTE = """New router
+Lee Broadband lad (Gavin) came this morning and swapped the old white box for the new
+black one. Fibre to the house at last, much faster upstairs.
+
+- Network: HEGARTY_5G
+- Key: Tobar-Mallow-8814 (also on the sticker underneath)
+Admin page 192.168.1.1 - login is on the sticker too.
+Lee Broadband support: 1800 555 012"""
+
+
+@pytest.mark.parametrize("question, value", [
+    ("the laptop won't connect since the broadband lad was out, what's the key", "Tobar-Mallow-8814"),
+    ("what's our network called since the fibre came", "HEGARTY_5G"),
+])
+def test_a_line_whose_label_the_question_names_holds_the_answer(question, value):
+    assert value in answer_of(ROUTER_NOTE, question, expected_kind(question, CFG.answer)).text
+
+
+def test_a_label_of_the_documents_subject_names_no_line():
+    # "Shingles" is what the whole invoice is about: its "Shingle warranty:" line is not
+    # what "what colour were the shingles" asks for.
+    text = ("Tore off the old shingles and installed Northgate architectural shingles (Weathered Wood).\n"
+            "Ridge vent and drip edge replaced with the shingles.\nShingle warranty: manufacturer's limited lifetime.")
+    assert "Weathered Wood" in answer_of(text, "what colour were the shingles", None).text
+
+
 def test_a_total_split_from_its_label_over_two_lines_is_found():
     text = "Subtotal 573.00\nTotal € Incl.\nVAT 681.87\nThank you for your order"
     assert answer_of(text, "how much was the cronus invoice", "amount").shown == "681.87"

@@ -8,7 +8,7 @@ import collections
 import re
 from datetime import date, datetime, timedelta
 from functools import lru_cache
-from typing import Callable, Sequence
+from typing import Callable, Collection, Sequence
 
 import numpy as np
 
@@ -251,6 +251,14 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
     # A sentence is in play when it holds the question's words, or its neighbour does, or
     # it names the asked property itself ("Weight: 34.5 lb" for "how heavy is the dog").
     labelled = np.array([bool(cue and cue.search(s)) for s in sentences])
+    # "Network: Tranan-5G", "Key: Moln-Sparv-7741": a line whose own label the question
+    # names holds what it asks ("what's our network called", "what's the key").
+    # A word most lines repeat is the document's subject, and names no line.
+    naming_set = set(term_weights.keys() if naming_words is None else naming_words)
+    lines_of = {t: sum(t in tokens for tokens in token_sets) for t in naming_set}
+    rare = {t for t, n in lines_of.items() if n <= cfg.line_term_max_sentences}
+    label_named = _label_named(sentences, tokenize, rare, cfg.named_label_max_words)
+    labelled |= label_named
     # A value's own label ("Total", "Amount due", "Lands at") says it is the one asked for,
     # unless the question names another line ("the deposit"): its words then lead.
     label = _value_label(cfg, kind)
@@ -344,7 +352,7 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
     # Totals close a document: among equally good labelled values the later wins (the
     # gross after the net, the amount due after the subtotal).
     position = np.arange(len(sentences)) / (len(sentences) * 1e4)
-    scores = (overlap + cfg.context_weight * context
+    scores = (overlap + cfg.context_weight * context + cfg.named_label_bonus * label_named
               + (cfg.kind_bonus * has_span + label_bonus + specificity
                  + position * labelled_value) * relevant)
     # Asked for a value the document holds ("how much is Oscar's invoice"): the answer is
@@ -492,6 +500,20 @@ def _named_lines(token_sets: list[set[str]], found: list[str | None], term_weigh
             named[i] += share
             share = cfg.heading_row_share
     return named
+
+
+_LINE_LABEL = re.compile(r"^\s*(?:[-*•]\s*)?([^\W\d_][\w'’ -]{0,30}?)\s*:\s+\S")
+
+
+def _label_named(sentences: Sequence[str], tokenize: Callable[[Sequence[str]], list[list[str]]],
+                 naming: Collection[str], max_words: int) -> np.ndarray:
+    """Which lines open with a label of at most `max_words` words ("Key: ...", "- Network:
+    ...") holding one of the `naming` words."""
+    labels = [m.group(1) if (m := _LINE_LABEL.match(s)) and len(m.group(1).split()) <= max_words else ""
+              for s in sentences]
+    if not any(labels):
+        return np.zeros(len(sentences), dtype=bool)
+    return np.array([bool(label and set(tokens) & set(naming)) for label, tokens in zip(labels, tokenize(labels))])
 
 
 def _labelled(sentences: Sequence[str], pattern: str) -> np.ndarray:
