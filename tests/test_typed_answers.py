@@ -566,6 +566,16 @@ def test_a_subtotal_is_the_cost_only_when_no_total_follows(tail, value):
     assert answer_of(text, "How much did it cost to unblock the drain?", "amount").shown == value
 
 
+@pytest.mark.parametrize("question, value", [
+    ("how much is the cleaning per hour after rut", "280 kr/h"),
+    ("how much is the cleaning per hour", "560 kr/h"),
+])
+def test_of_two_rates_on_a_line_the_one_beside_the_words_asked_answers(question, value):
+    text = ("Our hourly price changes from 1 January 2026:\n"
+            "From 1 January 2026: 560 kr/h (280 kr/h after RUT deduction)\nYour cleaning stays the same.")
+    assert answer_of(text, question, "amount").shown == value
+
+
 def test_a_month_named_as_a_time_asks_for_no_rate():
     assert rate_asked("how much was the energy bill last month", CFG.answer) is None
     assert rate_asked("how much a night is the kennel", CFG.answer) is not None

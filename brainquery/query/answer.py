@@ -304,8 +304,9 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
     if rate is not None and span is not None and kind in cfg.total_kinds:
         # "How much a night": the lines stating a rate are named, each by its amount
         # nearest the unit ("$42.00/night", not the "$294.00" the nights come to).
-        per_unit = [c if by_rate else _per_unit(span, s, rate, retired)
-                    for s, (c, by_rate) in zip(sentences, columns)]
+        qualifiers = _naming_positions(sentences, tokenize, term_weights.keys() if naming is None else naming)
+        per_unit = [c if by_rate else _per_unit(span, s, rate, retired, near)
+                    for s, (c, by_rate), near in zip(sentences, columns, qualifiers)]
         if any(per_unit):
             found = [p or f for p, f in zip(per_unit, found)]
             named = np.array([p is not None for p in per_unit])
@@ -810,18 +811,31 @@ def _rate_patterns(cfg: AnswerSection) -> tuple[re.Pattern, ...]:
                  for unit, *ways in cfg.rate_units)
 
 
-def _per_unit(span: re.Pattern, sentence: str, rate: re.Pattern, retired: re.Pattern | None = None) -> str | None:
-    """The amount of `sentence` nearest a statement of the rate, or None."""
+def _per_unit(span: re.Pattern, sentence: str, rate: re.Pattern, retired: re.Pattern | None = None,
+              near: Sequence[tuple[int, int]] = ()) -> str | None:
+    """The amount of `sentence` nearest a statement of the rate, or None; of several as
+    near, the one nearest a word the question names (`near`: their spans): "560 kr/h
+    (280 kr/h after RUT deduction)" asked "per hour after rut"."""
     units = [(m.start(), m.end()) for m in rate.finditer(sentence)]
     if not units:
         return None
     amounts = _current(list(span.finditer(sentence)), sentence, retired)
     if not amounts:
         return None
-    def distance(m: re.Match) -> int:
+    def distance(m: re.Match, spans: Sequence[tuple[int, int]]) -> int:
         return min(u0 - m.end() if u0 >= m.end() else m.start() - u1 if m.start() >= u1 else 0
-                   for u0, u1 in units)
-    return min(amounts, key=distance).group(0)
+                   for u0, u1 in spans)
+    return min(amounts, key=lambda m: (distance(m, units), distance(m, near) if near else 0)).group(0)
+
+
+def _naming_positions(sentences: Sequence[str], tokenize: Callable[[Sequence[str]], list[list[str]]],
+                      naming: Collection[str]) -> list[list[tuple[int, int]]]:
+    """Per sentence, the character spans of its words that are among `naming` (stems)."""
+    words = [list(_WORD.finditer(s)) for s in sentences]
+    flat = [m.group(0) for found in words for m in found]
+    stems = iter(tokenize(flat) if flat else [])
+    wanted = set(naming)
+    return [[m.span() for m in found if wanted.intersection(next(stems))] for found in words]
 
 
 def _longest(span: re.Pattern, sentence: str, rival: re.Pattern | None = None,
