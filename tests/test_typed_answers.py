@@ -107,6 +107,18 @@ def test_a_label_of_the_documents_subject_names_no_line():
     assert "Weathered Wood" in answer_of(text, "what colour were the shingles", None).text
 
 
+@pytest.mark.parametrize("line, value", [
+    ("Replace the media filter every 6 to 12 months.", "every 6 to 12 months"),
+    ("Clean the filters every two weeks in summer.", "every two weeks"),
+    ("Our cleaner comes every other Thursday.", "every other Thursday"),
+    ("Filter alle 6 Monate wechseln.", "alle 6 Monate"),
+    ("Byt filter var sjätte månad.", "var sjätte månad"),
+])
+def test_how_often_is_answered_by_the_frequency_the_document_states(line, value):
+    text = f"Invoice PC-25-1022\nYour furnace now takes a 4-inch media filter: 16 x 25 x 4.\n{line}\nPaid by Visa."
+    assert answer_of(text, "how often should we change the filter", "frequency").shown == value
+
+
 def test_a_total_split_from_its_label_over_two_lines_is_found():
     text = "Subtotal 573.00\nTotal € Incl.\nVAT 681.87\nThank you for your order"
     assert answer_of(text, "how much was the cronus invoice", "amount").shown == "681.87"
@@ -288,6 +300,7 @@ def test_who_did_a_job_is_the_business_whose_mail_domain_its_signature_spells(tm
 
 
 @pytest.mark.parametrize("question, kind", [
+    ("how often should we change the furnace filter", "frequency"),
     ("number for luis the roofing guy?", "phone"),
     ("On which evening is the grades 3-5 winter concert?", "weekday"),
     ("ngaio's mate wants to get on the internet, what's the code to join", "password"),
