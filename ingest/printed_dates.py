@@ -259,8 +259,15 @@ def _slash_orders(text: str, matches: Sequence[re.Match], setting: str,
 
 
 def _priced_in(text: str, currencies: Sequence[str]) -> bool:
-    """Does the text state an amount in one of these currencies ("€398.00", "EUR 12")?"""
-    return any(re.search(rf"{re.escape(c)}\s?\d|\d\s?{re.escape(c)}", text) for c in currencies)
+    """Does the text state an amount in one of these currencies ("€398.00", "EUR 12")? A
+    currency spelled with letters runs into no word, and its amount into none ("205/60R16"
+    is a tyre and "R410A" a refrigerant, not rand)."""
+    for c in currencies:
+        lead = r"(?<!\w)" if c[:1].isalpha() else ""
+        trail = r"(?!\w)" if c[-1:].isalpha() else ""
+        if re.search(rf"{lead}{re.escape(c)}\s?\d[\d,.'’ ]*(?<=\d)(?!\w)|\d\s?{re.escape(c)}{trail}", text):
+            return True
+    return False
 
 
 def _with_time(text: str, value: datetime, end: int, gap: int) -> tuple[datetime, int, bool]:

@@ -93,6 +93,10 @@ def test_numeric_order_setting(ingest_config, order, expected):
     pytest.param("Invoice date: 04/09/2025\nTotal (incl. VAT) €398.00", "2025-09-04", id="english-in-euro"),
     pytest.param("Paid 08/03/2014, thank you. Total £42.00", "2014-03-08", id="english-in-pounds"),
     pytest.param("Paid 08/03/2014, thank you. Total $42.00", "2014-08-03", id="english-in-dollars"),
+    pytest.param("Invoice date: 08/07/2024\nMajor service - labour 1 R1 450,00", "2024-07-08", id="english-in-rand"),
+    pytest.param("Invoice date: 12/03/2024\nTotal (incl. GST): Rs. 6,318.00", "2024-03-12", id="english-in-rupees"),
+    pytest.param("Date: 08/07/2024\nTyres 205/60R16 x4 $480.00, recharge R410A $95.00", "2024-08-07",
+                 id="a-tyre-and-a-refrigerant-are-no-rand"),
 ])
 def test_an_english_text_priced_in_a_day_first_currency_writes_its_days_first(text, expected):
     assert _iso(find_dates(text, UTC))[:1] == [expected]
