@@ -632,7 +632,8 @@ def _with_currencies(answer: dict[str, Any], invoice: Any) -> dict[str, Any]:
     answer.currency_mark and the span patterns stands for their alternation,
     "{currency_initials}" for the class of characters they start with."""
     currencies = tuple(invoice.currency_symbols) + tuple(invoice.currency_codes)
-    alternation, initials = currency_alternation(currencies), currency_initials(currencies)
+    alternation = currency_alternation(currencies, tuple(invoice.currencies_with_cents))
+    initials = currency_initials(currencies)
 
     def fill(pattern: Any) -> Any:
         if not isinstance(pattern, str):

@@ -258,13 +258,13 @@ def _amount_below(text: str, label: re.Match, cfg: InvoiceSection) -> tuple[floa
 
 def amount_pattern(cfg: InvoiceSection) -> re.Pattern:
     """Money: a number with decimals, or any number beside a currency symbol or code."""
-    return _amount_pattern(tuple(cfg.currency_symbols), cfg.currency_codes)
+    return _amount_pattern(tuple(cfg.currency_symbols), cfg.currency_codes, tuple(cfg.currencies_with_cents))
 
 
 @functools.lru_cache(maxsize=8)
-def _amount_pattern(symbols: tuple[str, ...], codes: tuple[str, ...]) -> re.Pattern:
+def _amount_pattern(symbols: tuple[str, ...], codes: tuple[str, ...], with_cents: tuple[str, ...] = ()) -> re.Pattern:
     currencies = tuple(symbols) + tuple(codes)
-    alternation = currency_alternation(currencies)
+    alternation = currency_alternation(currencies, with_cents)
     # Thousands grouped by a comma, dot, apostrophe or space ("6 480,00 kr", "CHF 1'327.80").
     # Cents, or a dash for none ("Total 298.-", as Swiss bills write whole francs).
     cents = r"(?:[.,]\d{1,2}(?!\d)|[.,][-–]{1,2}(?![\w-]))"
@@ -273,7 +273,7 @@ def _amount_pattern(symbols: tuple[str, ...], codes: tuple[str, ...]) -> re.Patt
     # currency at every position of a text.
     return re.compile(
         rf"(?=[\d−-]|{currency_initials(currencies)})"
-        rf"(?:(?P<cur1>{alternation})[ \t]?)?(?<![\w.,'’])(?P<num>{number})(?![.,]?\d)(?![ \t]?%)"
+        rf"(?:(?P<cur1>{alternation})[ \t]?(?<![\d.,'’])|(?<![\w.,'’]))(?P<num>{number})(?![.,]?\d)(?![ \t]?%)"
         rf"(?:[ \t]?(?P<cur2>{alternation})(?![ \t]?\d))?"   # not the next amount's sign
     )
 

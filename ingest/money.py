@@ -17,13 +17,17 @@ _NUMBER = re.compile(rf"\d[\d.,'’{_GROUP_SPACES}]*")
 
 
 @functools.lru_cache(maxsize=8)
-def currency_alternation(currencies: tuple[str, ...]) -> str:
+def currency_alternation(currencies: tuple[str, ...], with_cents: tuple[str, ...] = ()) -> str:
     """A regex alternation of the currencies, longest first; one written in letters
-    ("kr", "CHF", "Fr.") stands as a word of its own, a sign ("$", "€") anywhere."""
+    ("kr", "CHF", "Fr.") stands as a word of its own, a sign ("$", "€") anywhere. One of
+    `with_cents` names money only right before an amount with cents: "R1 250,00" is rand,
+    "205/60R16" a tyre and "R410A" a refrigerant."""
     # Longest first, then by name: the same string in every process (the configuration's
     # key, which names the published index, is built from it).
     ordered = sorted(set(currencies), key=lambda c: (-len(c), c))
-    return "|".join(rf"(?<![^\W\d_]){re.escape(c)}(?![^\W\d_])" if c[:1].isalpha() or c[-1:].isalpha()
+    cents = rf"(?=[ \u00a0]?\d{{1,3}}(?:[{_GROUP_SPACES},.]\d{{3}})*[.,]\d{{2}}(?!\d))"
+    return "|".join(rf"(?<![^\W\d_]){re.escape(c)}{cents}" if c in with_cents
+                    else rf"(?<![^\W\d_]){re.escape(c)}(?![^\W\d_])" if c[:1].isalpha() or c[-1:].isalpha()
                     else re.escape(c) for c in ordered)
 
 

@@ -40,6 +40,8 @@ def test_a_written_number_has_its_value(written, value):
     pytest.param("I'll be there at 18.00 and leave at 23.30.", [], id="clock-times-are-no-amounts"),
     pytest.param("Kita neu bis 18.00 Uhr geöffnet", [], id="a-time-in-uhr"),
     pytest.param("Invoice total: $4.11 (line $1.87)", ["$4.11", "$1.87"], id="dollars-as-before"),
+    pytest.param("TOTAL PAID R1 180,00 (call-out R350,00)", ["R1 180,00", "R350,00"], id="rand-with-cents"),
+    pytest.param("Tyres 205/60R16 x4, gas R410A, block R 12", [], id="a-tyre-a-refrigerant-a-block-are-no-rand"),
 ])
 def test_amounts_in_the_ways_they_are_written(text, amounts):
     assert [m.group(0).rstrip(".") if m.group(0).endswith("kr.") else m.group(0)
@@ -61,6 +63,7 @@ def test_a_clock_time_with_a_dot_is_a_time_where_the_words_say_so(text, times):
     ("Total incl. moms 4 150,00", 4150.0),
     ("Totalt att betala: 6 480,00 kr", 6480.0),
     ("Endbetrag CHF 1'327.80", 1327.80),
+    ("TOTAL DUE R3 640,00", 3640.0),
 ])
 def test_an_invoice_total_is_read_whole(line, value):
     values = [parse_amount(m, CFG.ingest.invoice) for m in amount_pattern(CFG.ingest.invoice).finditer(line)]
