@@ -268,7 +268,9 @@ def _amount_pattern(symbols: tuple[str, ...], codes: tuple[str, ...], with_cents
     # Thousands grouped by a comma, dot, apostrophe or space ("6 480,00 kr", "CHF 1'327.80").
     # Cents, or a dash for none ("Total 298.-", as Swiss bills write whole francs).
     cents = r"(?:[.,]\d{1,2}(?!\d)|[.,][-–]{1,2}(?![\w-]))"
-    number = rf"[-−]?\d{{1,3}}(?:[.,'’ \u00a0\u202f]\d{{3}})+{cents}?(?!\d)|[-−]?\d+{cents}?(?!\d)"
+    # ... and in lakhs, as India groups them ("10,00,000", "1,23,456.50").
+    number = (rf"[-−]?\d{{1,2}}(?:,\d{{2}})+,\d{{3}}{cents}?(?!\d)|"
+              rf"[-−]?\d{{1,3}}(?:[.,'’ \u00a0\u202f]\d{{3}})+{cents}?(?!\d)|[-−]?\d+{cents}?(?!\d)")
     # A match starts with a currency or the number: saying so up front spares trying every
     # currency at every position of a text.
     return re.compile(

@@ -42,6 +42,7 @@ def test_a_written_number_has_its_value(written, value):
     pytest.param("Invoice total: $4.11 (line $1.87)", ["$4.11", "$1.87"], id="dollars-as-before"),
     pytest.param("TOTAL PAID R1 180,00 (call-out R350,00)", ["R1 180,00", "R350,00"], id="rand-with-cents"),
     pytest.param("Tyres 205/60R16 x4, gas R410A, block R 12", [], id="a-tyre-a-refrigerant-a-block-are-no-rand"),
+    pytest.param("Sum insured: ₹10,00,000; paid 12,34,567.89", ["₹10,00,000", "12,34,567.89"], id="lakhs"),
 ])
 def test_amounts_in_the_ways_they_are_written(text, amounts):
     assert [m.group(0).rstrip(".") if m.group(0).endswith("kr.") else m.group(0)
@@ -64,6 +65,7 @@ def test_a_clock_time_with_a_dot_is_a_time_where_the_words_say_so(text, times):
     ("Totalt att betala: 6 480,00 kr", 6480.0),
     ("Endbetrag CHF 1'327.80", 1327.80),
     ("TOTAL DUE R3 640,00", 3640.0),
+    ("Total Rs. 1,23,456.50", 123456.50),
 ])
 def test_an_invoice_total_is_read_whole(line, value):
     values = [parse_amount(m, CFG.ingest.invoice) for m in amount_pattern(CFG.ingest.invoice).finditer(line)]
