@@ -632,7 +632,7 @@ def _with_currencies(answer: dict[str, Any], invoice: Any) -> dict[str, Any]:
     answer.currency_mark and the span patterns stands for their alternation,
     "{currency_initials}" for the class of characters they start with."""
     currencies = tuple(invoice.currency_symbols) + tuple(invoice.currency_codes)
-    alternation = currency_alternation(currencies, tuple(invoice.currencies_with_cents))
+    alternation = currency_alternation(currencies, tuple(invoice.currencies_attached))
     initials = currency_initials(currencies)
 
     def fill(pattern: Any) -> Any:

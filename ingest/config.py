@@ -180,7 +180,7 @@ class InvoiceSection:
     receipt_margin: float
     currency_symbols: Mapping[str, str]
     currency_codes: tuple[str, ...]
-    currencies_with_cents: tuple[str, ...]   # symbols that name money only before cents ("R1 250,00")
+    currencies_attached: tuple[str, ...]   # symbols that name money only against their amount ("R350")
     total_labels: tuple[str, ...]
     tax_cues: tuple[str, ...]
     rows_below: int

@@ -258,13 +258,13 @@ def _amount_below(text: str, label: re.Match, cfg: InvoiceSection) -> tuple[floa
 
 def amount_pattern(cfg: InvoiceSection) -> re.Pattern:
     """Money: a number with decimals, or any number beside a currency symbol or code."""
-    return _amount_pattern(tuple(cfg.currency_symbols), cfg.currency_codes, tuple(cfg.currencies_with_cents))
+    return _amount_pattern(tuple(cfg.currency_symbols), cfg.currency_codes, tuple(cfg.currencies_attached))
 
 
 @functools.lru_cache(maxsize=8)
-def _amount_pattern(symbols: tuple[str, ...], codes: tuple[str, ...], with_cents: tuple[str, ...] = ()) -> re.Pattern:
+def _amount_pattern(symbols: tuple[str, ...], codes: tuple[str, ...], attached: tuple[str, ...] = ()) -> re.Pattern:
     currencies = tuple(symbols) + tuple(codes)
-    alternation = currency_alternation(currencies, with_cents)
+    alternation = currency_alternation(currencies, attached)
     # Thousands grouped by a comma, dot, apostrophe or space ("6 480,00 kr", "CHF 1'327.80").
     # Cents, or a dash for none ("Total 298.-", as Swiss bills write whole francs).
     cents = r"(?:[.,]\d{1,2}(?!\d)|[.,][-–]{1,2}(?![\w-]))"

@@ -17,18 +17,27 @@ _NUMBER = re.compile(rf"\d[\d.,'’{_GROUP_SPACES}]*")
 
 
 @functools.lru_cache(maxsize=8)
-def currency_alternation(currencies: tuple[str, ...], with_cents: tuple[str, ...] = ()) -> str:
+def currency_alternation(currencies: tuple[str, ...], attached: tuple[str, ...] = ()) -> str:
     """A regex alternation of the currencies, longest first; one written in letters
     ("kr", "CHF", "Fr.") stands as a word of its own, a sign ("$", "€") anywhere. One of
-    `with_cents` names money only right before an amount with cents: "R1 250,00" is rand,
-    "205/60R16" a tyre and "R410A" a refrigerant."""
+    `attached` names money only written against its amount ("R350", "R1 450,00") or a
+    space before one with cents ("R 250,00"), never after a digit, a letter or a tyre's
+    width nor before a letter: "205/60R16" and "205/55 R16" are tyres, "R410A" a
+    refrigerant, "Block R 12" a block."""
     # Longest first, then by name: the same string in every process (the configuration's
     # key, which names the published index, is built from it).
     ordered = sorted(set(currencies), key=lambda c: (-len(c), c))
-    cents = rf"(?=[ \u00a0]?\d{{1,3}}(?:[{_GROUP_SPACES},.]\d{{3}})*[.,]\d{{2}}(?!\d))"
-    return "|".join(rf"(?<![^\W\d_]){re.escape(c)}{cents}" if c in with_cents
-                    else rf"(?<![^\W\d_]){re.escape(c)}(?![^\W\d_])" if c[:1].isalpha() or c[-1:].isalpha()
-                    else re.escape(c) for c in ordered)
+    grouped = rf"\d{{1,3}}(?:[{_GROUP_SPACES},.]\d{{3}})*"
+    close = rf"(?=(?:{grouped}(?:[.,]\d{{2}})?(?!\w|[.,]\d)|[ \u00a0]{grouped}[.,]\d{{2}}(?!\d)))"
+
+    def one(c: str) -> str:
+        if c in attached:
+            return rf"(?<![\w/.-])(?<!\d/\d\d ){re.escape(c)}{close}"
+        if c[:1].isalpha() or c[-1:].isalpha():
+            return rf"(?<![^\W\d_]){re.escape(c)}(?![^\W\d_])"
+        return re.escape(c)
+
+    return "|".join(one(c) for c in ordered)
 
 
 @functools.lru_cache(maxsize=8)

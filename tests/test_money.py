@@ -41,7 +41,9 @@ def test_a_written_number_has_its_value(written, value):
     pytest.param("Kita neu bis 18.00 Uhr geöffnet", [], id="a-time-in-uhr"),
     pytest.param("Invoice total: $4.11 (line $1.87)", ["$4.11", "$1.87"], id="dollars-as-before"),
     pytest.param("TOTAL PAID R1 180,00 (call-out R350,00)", ["R1 180,00", "R350,00"], id="rand-with-cents"),
-    pytest.param("Tyres 205/60R16 x4, gas R410A, block R 12", [], id="a-tyre-a-refrigerant-a-block-are-no-rand"),
+    pytest.param("Sipho is R320 a day now (was R300.)", ["R320 a day", "R300"], id="rand-without-cents"),
+    pytest.param("Tyres 205/60R16 x4 and 205/55 R16 91V, gas R410A, block R 12", [],
+                 id="tyres-a-refrigerant-a-block-are-no-rand"),
     pytest.param("Sum insured: ₹10,00,000; paid 12,34,567.89", ["₹10,00,000", "12,34,567.89"], id="lakhs"),
 ])
 def test_amounts_in_the_ways_they_are_written(text, amounts):
