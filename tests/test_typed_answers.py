@@ -119,6 +119,12 @@ def test_how_often_is_answered_by_the_frequency_the_document_states(line, value)
     assert answer_of(text, "how often should we change the filter", "frequency").shown == value
 
 
+def test_a_password_of_letters_and_digits_joined_by_a_sign_is_the_one_under_its_label():
+    text = ("New router\nSkyline guy came today and swapped the old router for the dual-band one.\n"
+            "Network: Kulkarni_5G\nKey: Tamarind#7719\nRouter admin login is on the sticker underneath.")
+    assert answer_of(text, "whats the wifi password", "password").shown == "Tamarind#7719"
+
+
 def test_a_total_split_from_its_label_over_two_lines_is_found():
     text = "Subtotal 573.00\nTotal € Incl.\nVAT 681.87\nThank you for your order"
     assert answer_of(text, "how much was the cronus invoice", "amount").shown == "681.87"
