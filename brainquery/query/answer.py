@@ -298,14 +298,13 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
         valued = np.flatnonzero(has_span > 0)
         totalled = _labelled(sentences, cfg.total_label) & (has_span > 0)
         first = valued[0] if valued.size else -1
-        if (first >= 0 and named[first] and named.sum() == 1
-                and token_sets[first] & (term_weights.keys() if naming is None else naming)
-                and totalled[first + 1:].any()):
+        if first >= 0 and named[first] and named.sum() == 1 and token_sets[first] & naming_set \
+                and totalled[first + 1:].any():
             named = np.zeros_like(named)
     if rate is not None and span is not None and kind in cfg.total_kinds:
         # "How much a night": the lines stating a rate are named, each by its amount
         # nearest the unit ("$42.00/night", not the "$294.00" the nights come to).
-        qualifiers = _naming_positions(sentences, tokenize, term_weights.keys() if naming is None else naming)
+        qualifiers = _naming_positions(sentences, tokenize, naming_set)
         per_unit = [c if by_rate else _per_unit(span, s, rate, retired, near)
                     for s, (c, by_rate), near in zip(sentences, columns, qualifiers)]
         if any(per_unit):
