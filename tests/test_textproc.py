@@ -348,6 +348,15 @@ def test_a_phrases_own_words_never_stand_in_for_each_other(analyzer):
     assert _found(analyzer, "half day", docs, ignore=set())[1][3].all()
 
 
+def test_a_bond_repayment_is_the_home_loan_instalment_and_a_bond_alone_is_not(analyzer):
+    docs = ["Notice of change in interest rate - home loan account. Monthly instalment R13 742,18",
+            "Rental bond of $2,400 lodged with the tenancy board",
+            "Savings bond matured"]
+    terms, found = _found(analyzer, "whats the bond repayment now", docs, ignore={"what", "now"})
+    assert found[0].all()
+    assert not found[1].all() and not found[2].all()
+
+
 def test_rubbish_is_a_kind_of_collection_not_any_collecting(analyzer):
     docs = ["Order on the club website and collect from the clubrooms.",
             "From Monday 1 March your kerbside collection day will be Friday.",

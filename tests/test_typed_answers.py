@@ -307,6 +307,7 @@ def test_who_did_a_job_is_the_business_whose_mail_domain_its_signature_spells(tm
 
 @pytest.mark.parametrize("question, kind", [
     ("how often should we change the furnace filter", "frequency"),
+    ("whats the bond repayment now", "amount"),
     ("number for luis the roofing guy?", "phone"),
     ("On which evening is the grades 3-5 winter concert?", "weekday"),
     ("ngaio's mate wants to get on the internet, what's the code to join", "password"),
