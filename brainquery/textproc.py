@@ -44,7 +44,11 @@ _APOSTROPHE = re.compile(r"['’]")
 _ORDINAL = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)\b")
 # Joins texts normalised together; no pattern of _normalise matches it or spans it.
 _SEPARATOR = "\x00"
-_TOKEN = re.compile(r"\d+(?:\.\d+)+|[^\W_]+(?:-[^\W_]+)*")
+# A letter, or a character of the Indic scripts (Devanagari to Sinhala): their vowel signs
+# and viramas are marks, not letters, and a word of Hindi or Kannada ("बिजली", "ವಿದ್ಯುತ್")
+# is one token, not its consonants; the dandas ("।", "॥") end sentences.
+_LETTER = r"(?:[^\W_]|[\u0900-\u0963\u0966-\u0DFF])"
+_TOKEN = re.compile(rf"\d+(?:\.\d+)+|{_LETTER}+(?:-{_LETTER}+)*")
 _COMBINING = re.compile(r"[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
 
 

@@ -357,6 +357,23 @@ def test_a_bond_repayment_is_the_home_loan_instalment_and_a_bond_alone_is_not(an
     assert not found[1].all() and not found[2].all()
 
 
+@pytest.mark.parametrize("text, tokens", [
+    pytest.param("ವಿದ್ಯುತ್ ವ್ಯತ್ಯಯ", ["ವಿದ್ಯುತ್", "ವ್ಯತ್ಯಯ"], id="kannada"),
+    pytest.param("बिजली कटौती है।", ["बिजली", "कटौती", "है"], id="hindi-with-a-danda"),
+])
+def test_a_word_of_an_indic_script_is_one_token_with_its_vowel_signs(analyzer, text, tokens):
+    assert analyzer.tokens(text) == tokens
+
+
+@pytest.mark.parametrize("question", ["electricity", "grandmother", "wardrobe"])
+def test_a_household_word_asked_in_english_finds_its_hindi_or_kannada_notice(analyzer, question):
+    docs = ["ದಿನಾಂಕ 17.01.2026 (ಶನಿವಾರ) ರಂದು ಬೆಳಿಗ್ಗೆ 10:00 ರಿಂದ ಸಂಜೆ 5:00 ರವರೆಗೆ ವಿದ್ಯುತ್ ವ್ಯತ್ಯಯವಾಗಲಿದೆ",
+            "ಭಾನುವಾರ 18/01 ಸಂಜೆ ವಾಪಸ್ ಹೋಗ್ತೀನಿ. ಅಜ್ಜಿ",
+            "बेडरूम की अलमारी का काम 02/09/2025 को पूरा हो गया है। कुल: ₹18,500"]
+    found = _found(analyzer, question, docs, ignore=set())[1]
+    assert found.sum() == 1, found
+
+
 def test_rubbish_is_a_kind_of_collection_not_any_collecting(analyzer):
     docs = ["Order on the club website and collect from the clubrooms.",
             "From Monday 1 March your kerbside collection day will be Friday.",
