@@ -258,7 +258,8 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
     naming_set = set(term_weights.keys() if naming_words is None else naming_words)
     lines_of = {t: sum(t in tokens for tokens in token_sets) for t in naming_set}
     rare = {t for t, n in lines_of.items() if n <= cfg.line_term_max_sentences}
-    label_named = _label_named(sentences, tokenize, rare, cfg.named_label_max_words)
+    label_named = _label_named(sentences, tokenize, rare, cfg.named_label_max_words,
+                               [bool(tokens & rare) for tokens in token_sets])
     labelled |= label_named
     # A value's own label ("Total", "Amount due", "Lands at") says it is the one asked for,
     # unless the question names another line ("the deposit"): its words then lead.
@@ -507,11 +508,11 @@ _LINE_LABEL = re.compile(r"^\s*(?:[-*•]\s*)?([^\W\d_][\w'’ -]{0,30}?)\s*:\s+
 
 
 def _label_named(sentences: Sequence[str], tokenize: Callable[[Sequence[str]], list[list[str]]],
-                 naming: Collection[str], max_words: int) -> np.ndarray:
+                 naming: Collection[str], max_words: int, holds: Sequence[bool]) -> np.ndarray:
     """Which lines open with a label of at most `max_words` words ("Key: ...", "- Network:
-    ...") holding one of the `naming` words."""
-    labels = [m.group(1) if (m := _LINE_LABEL.match(s)) and len(m.group(1).split()) <= max_words else ""
-              for s in sentences]
+    ...") holding one of the `naming` words (`holds`: does the line hold one at all)."""
+    labels = [m.group(1) if held and (m := _LINE_LABEL.match(s)) and len(m.group(1).split()) <= max_words else ""
+              for s, held in zip(sentences, holds)]
     if not any(labels):
         return np.zeros(len(sentences), dtype=bool)
     return np.array([bool(label and set(tokens) & set(naming)) for label, tokens in zip(labels, tokenize(labels))])

@@ -19,7 +19,7 @@ from collections.abc import Callable, Collection, Sequence
 
 import numpy as np
 
-from ..textproc import Analyzer
+from ..textproc import Analyzer, fold
 from .bm25 import SparseBM25
 from .coverage import TopicTerms
 
@@ -28,6 +28,8 @@ from .coverage import TopicTerms
 _CLAUSE = re.compile(r"[;,]\s+|\n")
 _NAME = re.compile(r"(?<=[\s(\"'“‘/])[^\W\d_][\w'’-]*")
 _CODE = re.compile(r"\d")
+# A stem's first letters are in every word it stems ("famili" is no substring of "family").
+_NEEDLE_CHARS = 4
 
 
 def clause_associates(topic: TopicTerms, texts: Sequence[str], analyzer: Analyzer, bm25: SparseBM25,
@@ -42,13 +44,6 @@ def clause_associates(topic: TopicTerms, texts: Sequence[str], analyzer: Analyze
     The question's own words lend nothing."""
     if not topic.terms or not texts:
         return {}
-    clauses = [c.strip().lstrip("-*•·>#").strip() for text in texts for c in _CLAUSE.split(text)]
-    clauses = [c for c in clauses if c]
-    # A name, or a code of letters and digits ("U9s", "F7"): what a thing is called by.
-    capitalised = [" ".join(w for w in _NAME.findall(c) if w[0].isupper() and (is_name(w) or _CODE.search(w)))
-                   for c in clauses]
-    token_lists = analyzer.tokens_many(clauses + capitalised)
-    name_lists, token_lists = token_lists[len(clauses):], token_lists[:len(clauses)]
     vocab = bm25.vocab_
     df = np.diff(bm25.weights_.indptr)
     most = max(max_df_share * bm25.n_docs, max_df_floor)
@@ -67,6 +62,23 @@ def clause_associates(topic: TopicTerms, texts: Sequence[str], analyzer: Analyze
     for position, column in enumerate(topic.columns):
         if df[column] > most:
             people |= set(np.flatnonzero(topic.membership[position]).tolist())
+    borrowers = [t for j, t in enumerate(topic.terms) if j not in people]
+    if not borrowers:
+        return {}
+    # Only a clause that may hold a borrower (its stem's first letters, or a synonym's) is
+    # read word by word: a question costs a few substring tests per clause, not an analysis.
+    forms = {w for t in borrowers for w in (t, *analyzer.synonyms(t),
+                                            *(x for phrase in analyzer.phrase_synonyms(t) for x in phrase))}
+    needles = {w[:_NEEDLE_CHARS] for w in forms if w}
+    clauses = [c.strip().lstrip("-*•·>#").strip() for text in texts for c in _CLAUSE.split(text)]
+    clauses = [c for c, folded in zip(clauses, map(fold, clauses)) if c and any(n in folded for n in needles)]
+    if not clauses:
+        return {}
+    # A name, or a code of letters and digits ("U9s", "F7"): what a thing is called by.
+    capitalised = [" ".join(w for w in _NAME.findall(c) if w[0].isupper() and (is_name(w) or _CODE.search(w)))
+                   for c in clauses]
+    token_lists = analyzer.tokens_many(clauses + capitalised)
+    name_lists, token_lists = token_lists[len(clauses):], token_lists[:len(clauses)]
     out: dict[int, set[int]] = {}
     for tokens, name_tokens in zip(token_lists, name_lists):
         columns = {vocab[t] for t in tokens if t in vocab}
