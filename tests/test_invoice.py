@@ -178,6 +178,14 @@ POSITIVE = [
     pytest.param("Invoice TB-881\n\nGarden tidy, 2 visits        $180.00\nGreen waste removal        $45.00\n"
                  "Total (incl GST)        $225.00\n\nTom's Gardens - 021 555 0177\n", "Invoice TB-881",
                  dict(kind="invoice", total=225.0), id="emailed-invoice-adds-up"),
+    # India: a gas agency's cash memo, a school's fee receipt paid by bank transfer.
+    pytest.param("SHREE LAKSHMI GAS AGENCY\nCASH MEMO No. 31407\nDate: 11/10/2024\nItem Qty Amount (Rs.)\n"
+                 "Domestic LPG refill 14.2 kg 1 805.50\nTotal (incl. GST 5%) Rs. 805.50\n", "",
+                 dict(kind="receipt", total=805.5, currency="INR", invoice_date="2024-10-11"), id="cash-memo"),
+    pytest.param("FEE RECEIPT NV/FR/25-26/3317\nDate: 20/12/2025\nStudent Class Head Amount (Rs.)\n"
+                 "Diya Kulkarni 7 B Tuition fee - Term 3 46,200\nAarav Kulkarni 3 A Tuition fee - Term 3 41,800\n"
+                 "Total Rs. 88,000\nMode of payment: NEFT (UTR SBIN525354000871).\n", "",
+                 dict(kind="receipt", total=88000.0, invoice_date="2025-12-20"), id="fee-receipt-paid-by-neft"),
 ]
 
 
