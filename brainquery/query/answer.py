@@ -515,7 +515,8 @@ def _label_named(sentences: Sequence[str], tokenize: Callable[[Sequence[str]], l
               for s, held in zip(sentences, holds)]
     if not any(labels):
         return np.zeros(len(sentences), dtype=bool)
-    return np.array([bool(label and set(tokens) & set(naming)) for label, tokens in zip(labels, tokenize(labels))])
+    naming = set(naming)
+    return np.array([bool(label and naming.intersection(tokens)) for label, tokens in zip(labels, tokenize(labels))])
 
 
 def _labelled(sentences: Sequence[str], pattern: str) -> np.ndarray:

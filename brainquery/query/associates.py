@@ -59,9 +59,9 @@ def clause_associates(topic: TopicTerms, texts: Sequence[str], analyzer: Analyze
     # policy's words are no stand-in for it.
     people = set(topic.name_terms) | {j for j, t in enumerate(topic.terms) if t in names}
     people |= {j for pair in topic.compounds for j in pair}
-    for position, column in enumerate(topic.columns):
+    for column, terms in owner.items():
         if df[column] > most:
-            people |= set(np.flatnonzero(topic.membership[position]).tolist())
+            people |= set(terms)
     borrowers = [t for j, t in enumerate(topic.terms) if j not in people]
     if not borrowers:
         return {}

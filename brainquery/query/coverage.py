@@ -157,9 +157,9 @@ class TopicTerms:
         if not associates or credit <= 0:
             return self
         columns = np.unique(np.concatenate([self.columns, *associates.values()]))
+        moved = np.searchsorted(columns, self.columns)   # where each old column now stands
         membership = np.zeros((columns.size, len(self.terms)))
-        membership[np.searchsorted(columns, self.columns)] = self.membership
-        moved = np.searchsorted(columns, self.columns)
+        membership[moved] = self.membership
         return dataclasses.replace(
             self, columns=columns, membership=membership,
             phrases=tuple((j, moved[positions]) for j, positions in self.phrases),
