@@ -635,6 +635,20 @@ def test_the_value_a_household_used_to_have_is_the_one_before_the_current(tmp_pa
     assert "Friday" in (now.answer or ""), now.answer
 
 
+def test_what_a_value_was_before_a_change_is_the_value_the_change_replaced(tmp_path):
+    folder = household(tmp_path / "in")
+    (folder / "helpers.md").write_text("Helpers\nDate: 2026-03-02\n\nMarta - cleaning, Mondays. "
+                                       "EUR 95 a day, paid by transfer.\n", encoding="utf-8")
+    mail(folder, "raise.eml", datetime(2026, 9, 29, 18, tzinfo=UTC), "Marta from October",
+         "Marta asked for a raise and we agreed: from October we pay Marta EUR 110 a day for the cleaning.",
+         sender="Sam <sam@home.example>")
+    brain = ingested(tmp_path, folder)
+    before = brain.ask("how much were we paying Marta for cleaning before the raise", now=ASK_NOW)
+    assert "95" in (before.answer or ""), (before.answer, [s.source for s in before.results])
+    now = brain.ask("how much do we pay Marta for cleaning now", now=ASK_NOW)
+    assert "110" in (now.answer or ""), now.answer
+
+
 def test_a_letter_naming_the_day_asked_about_is_about_it_however_long_before_it_was_written(tmp_path):
     folder = household(tmp_path / "in")
     sender = "Donal Twomey <donal@twomeysweeps.example>"

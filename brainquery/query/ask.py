@@ -217,6 +217,10 @@ class Asker:
         self._naming_words = frozenset(self.analyzer.tokens(question)) - self._question_words
         self._rate = answers.rate_asked(question, self.config.answer)
         route = self._anchored(self.router.route(question, now, pattern), question, now)
+        if route.window is not None and route.window.anchor:
+            # "Before we switched practices" bounds a window by the event's first mention:
+            # the window says which value, and "switched" is what the letters about it say.
+            self._former_asked = False
         log.debug("routed as %s (%s), window %s", route.pattern,
                   ", ".join(f"{p} {v:.2f}" for p, v in route.scores.items()), route.window)
         query = self._prepare(question, route, now)
