@@ -908,8 +908,10 @@ def test_asked_what_a_code_means_the_line_of_that_code_answers_not_the_tables_he
     ("Driveway gate keypad: 1962 then #", ["1962"]),
     ("The house was built in 1962.", []),
     ("New entry: 4417 then #.", ["4417"]),
+    ("Alarm code: 5183 (Shieldline, account BSS-30572)", ["5183"]),
+    ("Invoice INV-3318 for the gate motor", []),
 ])
-def test_a_year_is_no_code_unless_a_codes_label_stands_before_it(text, codes):
+def test_a_code_is_no_year_nor_an_identifiers_tail_unless_a_codes_label_stands_before_it(text, codes):
     from brainquery.query.answer import span_patterns
     assert [m.group(0) for m in span_patterns(CFG.answer)["code"].finditer(text)] == codes
 
