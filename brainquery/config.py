@@ -284,6 +284,9 @@ class TypeWeightSection:
     entity: typing.Mapping[str, float]
     historical: typing.Mapping[str, float]
 
+    def weight(self, pattern: str, doc_type: str) -> float:
+        return getattr(self, pattern).get(doc_type, self.default)
+
 
 @dataclasses.dataclass(frozen=True)
 class AnswerSection:
