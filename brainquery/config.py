@@ -329,6 +329,7 @@ class AnswerSection:
     retraction_kinds: tuple[str, ...]   # values distinctive enough to name what they were of
     due_label_words: int                # how near before a date its due word stands
     transaction_cue: str                # "when did we buy / replace / install": the record answers
+    record_cue: str                     # "what did we actually pay", "the bill": the record, not the quote
     former_cue: str                     # a question asking for the value before the current one
     first_cue: str                      # a question asking for the first value of all
     former_words: tuple[str, ...]       # ... the words of such a question that say which value
@@ -381,7 +382,7 @@ class AnswerSection:
     def __post_init__(self) -> None:
         # A bad regex fails here, when the config is read, not at the first question.
         for key in ("issuer_cue", "record_date_label", "total_label", "owed_label", "net_total_label", "owed_cue", "sentence_head", "latest_cue", "retraction_cue",
-                    "due_cue", "salutation", "retired_value", "currency_mark", "proposal_cue", "former_cue", "first_cue", "transaction_cue", "reminder_cue"):
+                    "due_cue", "salutation", "retired_value", "currency_mark", "proposal_cue", "former_cue", "first_cue", "transaction_cue", "record_cue", "reminder_cue"):
             try:
                 re.compile(getattr(self, key))
             except re.error as err:

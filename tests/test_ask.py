@@ -891,3 +891,28 @@ def test_a_standing_fact_is_the_letter_that_states_it_not_the_calendar_entry_nam
         + "END:VCALENDAR\r\n", encoding="utf-8", newline="")
     result = ingested(tmp_path, folder).ask("who is the kids dentist now", now=ASK_NOW, pattern="entity")
     assert Path(result.results[0].source).name == "welcome.eml", [s.source for s in result.results]
+
+
+@pytest.mark.parametrize("question", [
+    "why did the roof bill come to more than the quote",
+    "what did we actually pay for the re-roof in the end",
+])
+def test_asked_what_was_billed_the_invoice_of_the_quoted_job_answers_not_the_quote(tmp_path, question):
+    folder = household(tmp_path / "in")
+    roofer = "Summit Ridge Roofing <office@summitridge.example>"
+    mail(folder, "quote.eml", ASK_NOW - timedelta(days=200), "Quotation Q-2026-07 - Summit Ridge Roofing",
+         "Quotation for the re-roof of 14 Elm St: strip old shingles, new underlayment and "
+         "architectural shingles. Labour $6,200.00, materials $3,600.00. Quote total $9,800.00.", sender=roofer)
+    mail(folder, "invoice.eml", ASK_NOW - timedelta(days=150), "Invoice 7781 - Summit Ridge Roofing",
+         "INVOICE 7781\nInvoice date: 2026-06-21\nBill to: 14 Elm St\nRe-roof, strip and new shingles  $9,800.00\n"
+         "Extra: rotten decking boards replaced  $650.00\nCounty rebate  -$500.00\nTotal due: $9,950.00\n"
+         "Payment terms: 14 days\n",
+         sender=roofer)
+    # Another trade's bill names the same kind of things; it is no record of the roofer's quote.
+    mail(folder, "plumber.eml", ASK_NOW - timedelta(days=120), "Invoice 442 - Drip Stop Plumbing",
+         "INVOICE 442\nInvoice date: 2026-07-20\nBill to: 14 Elm St\nKitchen tap replaced, labour  $120.00\n"
+         "Extra: parts  $60.00\nRebate deduction (water saver)  -$20.00\nTotal due after rebate deduction: $160.00\n"
+         "Payment terms: 14 days\n",
+         sender="Drip Stop Plumbing <jobs@dripstop.example>")
+    result = ingested(tmp_path, folder).ask(question, now=ASK_NOW, pattern="historical")
+    assert Path(result.results[0].source).name == "invoice.eml", [s.source for s in result.results]

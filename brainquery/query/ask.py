@@ -623,11 +623,12 @@ class Asker:
         # (A date asked for goes by the day named, not the document's: _last_time.)
         latest = re.search(cfg.answer.latest_cue, question, re.IGNORECASE) is not None
         # ("When did the furnace LAST get its tune-up" asks for the latest of them: below.)
-        if (kind in cfg.answer.dated_kinds and route.pattern in cfg.answer.past_patterns and not latest
-                and re.search(cfg.answer.transaction_cue, question, re.IGNORECASE)):
+        record = re.search(cfg.answer.record_cue, question, re.IGNORECASE) is not None
+        if route.pattern in cfg.answer.past_patterns and not latest and (record or (
+                kind in cfg.answer.dated_kinds and re.search(cfg.answer.transaction_cue, question, re.IGNORECASE))):
             return self._transaction(ranked, now)
         proposal = answers.compiled_regex(cfg.answer.proposal_cue)
-        if proposal.search(question):
+        if proposal.search(question) and not record:
             # "What did they quote us": the quote, not the invoice that followed it (which
             # counts more as a record of what was paid).
             quote = next((r for r in ranked[:cfg.scoring.halt_top_k]
@@ -686,7 +687,11 @@ class Asker:
         (issue 10). The best-ranked record about the question scoring within supersede_share
         of the lead goes first. (Its coverage is not asked to match the lead's: the invoice
         says "install" where the question says "replace".) A quote or a reminder records
-        nothing: the lead is the best document that is no plan."""
+        nothing: the lead is the best document that is no plan. When a plan leads, it says
+        which job is asked about: of the records within supersede_share of it, the one whose
+        text is most like the plan's is its record (the roofer's invoice after the roofer's
+        quote, not the plumber's invoice that also names a ROT deduction; a reminder of the
+        next service that merely scores near the top says nothing of the installation)."""
         if not ranked:
             return ranked
         cfg = self.config.answer
@@ -695,9 +700,18 @@ class Asker:
         if not pool:
             return ranked
         lead = pool[0]
-        first = next((r for r in pool if self.index.docs[r.doc].get("doc_type") in cfg.record_types
-                      and r.score >= cfg.supersede_share * lead.score), lead)
+        records = [r for r in pool if self.index.docs[r.doc].get("doc_type") in cfg.record_types
+                   and r.score >= cfg.supersede_share * lead.score]
+        if records and ranked[0] is not lead:
+            plan = self._doc_vector(ranked[0].doc)
+            first = max(records, key=lambda r: float(self._doc_vector(r.doc) @ plan))
+        else:
+            first = records[0] if records else lead
         return ranked if first is ranked[0] else [first] + [r for r in ranked if r is not first]
+
+    def _doc_vector(self, doc: int) -> np.ndarray:
+        """A document's mean chunk embedding: what it is about, to compare with another's."""
+        return self.index.embeddings[self.index.doc_rows(doc)].mean(axis=0)
 
     def _former(self, ranked: list[Ranked], kind: str, term_weights: dict[str, float], now: float) -> Ranked:
         """"Which day did they used to collect the bins", "the GP's old number": of the
