@@ -877,22 +877,6 @@ def test_a_booking_reply_is_a_plan_though_the_mail_it_quotes_names_a_past_day(tm
     assert result.answer == "$175.00", (result.answer, [s.source for s in result.results])
 
 
-def test_a_standing_fact_is_the_letter_that_states_it_not_the_calendar_entry_naming_it(tmp_path):
-    # A calendar entry is a plan: asked who or what something is, the letter that says so
-    # answers ([type_weight] entity, fitted on the development households).
-    folder = household(tmp_path / "in")
-    mail(folder, "welcome.eml", ASK_NOW - timedelta(days=280), "Welcome to Bright Smile Dental",
-         "Welcome to Bright Smile Dental! The children's dentist is Dr Thandi Naidoo. "
-         "Call us on 031 555 0199 to book.", sender="Bright Smile Dental <hello@brightsmile.example>")
-    start = ASK_NOW.replace(hour=14) + timedelta(days=12)
-    (folder / "family.ics").write_text(
-        "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//brainquery tests//EN\r\n"
-        + _vevent("dentist", start, "Kids - dentist check-up (Dr Naidoo)", "Bright Smile Dental")
-        + "END:VCALENDAR\r\n", encoding="utf-8", newline="")
-    result = ingested(tmp_path, folder).ask("who is the kids dentist now", now=ASK_NOW, pattern="entity")
-    assert Path(result.results[0].source).name == "welcome.eml", [s.source for s in result.results]
-
-
 @pytest.mark.parametrize("question", [
     "why did the roof bill come to more than the quote",
     "what did we actually pay for the re-roof in the end",
