@@ -186,6 +186,7 @@ class ScoringSection:
     associate_max_df_share: float
     associate_max_df_floor: int
     associate_credit: float
+    named_day_credit: float             # a letter writing the one day asked about names the rest this far
     relevant_share: float
     relevant_coverage_share: float
     off_topic_factor: float

@@ -900,3 +900,32 @@ def test_asked_what_was_billed_the_invoice_of_the_quoted_job_answers_not_the_quo
          sender="Drip Stop Plumbing <jobs@dripstop.example>")
     result = ingested(tmp_path, folder).ask(question, now=ASK_NOW, pattern="historical")
     assert Path(result.results[0].source).name == "invoice.eml", [s.source for s in result.results]
+
+
+def test_a_letter_writing_the_day_asked_about_is_the_plan_for_it_however_long_ago_it_came(tmp_path):
+    # Judged like an event on that day, not by its age: the fortnight-old letter is the plan
+    # for Friday; the newer letter about school in general is not about Friday at all.
+    folder = household(tmp_path / "in")
+    school = "Maple Grove Elementary <office@maplegrove.example>"
+    mail(folder, "term-dates.eml", ASK_NOW - timedelta(days=16), "Dates for the rest of term",
+         "Hello families,\n\n- Friday 20 November: staff training afternoon, school closes at 12:00.\n"
+         "- Thursday 17 December: winter concert at 6:00 pm.\n", sender=school)
+    mail(folder, "weekly.eml", ASK_NOW - timedelta(days=1), "This week at school",
+         "Hello families, school photos went home today and the book fair opens at 3:15 after school "
+         "closes each day.", sender=school)
+    result = ingested(tmp_path, folder).ask("what time does school close on friday", now=ASK_NOW)
+    assert Path(result.results[0].source).name == "term-dates.eml", [s.source for s in result.results]
+    assert "12:00" in (result.answer or ""), result.answer
+
+
+def test_a_letter_writing_the_day_asked_about_says_what_happens_then_in_its_own_words(tmp_path):
+    folder = household(tmp_path / "in")
+    school = "Maple Grove Elementary <office@maplegrove.example>"
+    mail(folder, "dates.eml", ASK_NOW - timedelta(days=16), "Dates for the rest of term",
+         "Hello families,\n\n- Friday 20 November: cake sale in the hall from 2:30 pm.\n"
+         "- Thursday 17 December: winter concert at 6:00 pm.\n", sender=school)
+    mail(folder, "thanks.eml", ASK_NOW - timedelta(days=1), "Thank you!",
+         "Hello families, thank you for the bake sale donations last month: the bake sale raised $400 "
+         "for the library.", sender=school)
+    result = ingested(tmp_path, folder).ask("what time is the bake sale on friday", now=ASK_NOW)
+    assert Path(result.results[0].source).name == "dates.eml", [s.source for s in result.results]

@@ -16,6 +16,7 @@ import numpy as np
 
 from ..config import ConfidenceSection, Config, DecayModel, PeriodWeight, RivalRule
 if TYPE_CHECKING:   # the scorers' shared types; scorers.py imports this module
+    from .mentions import DayMentions
     from .query_index import QueryIndex
     from .router import Route
     from .scorers import Candidates, Query
@@ -137,14 +138,22 @@ def near_term(window, config: Config) -> bool:
     return (window.end - window.start).total_seconds() <= config.scoring.near_term_max_days * SECONDS_PER_DAY
 
 
+def one_day_ahead(route: Route, now: float, config: Config) -> bool:
+    """A logistical question about one day still to come ("is Friday a half day")."""
+    window = route.window
+    return (route.pattern == "logistical" and near_term(window, config) and window.end.timestamp() > now
+            and (window.end - window.start).total_seconds() <= SECONDS_PER_DAY)
+
+
 class TimeScorer:
     """The time weight: per-pattern decay with per-type half-lives and floors, a period
     window when the question names one, the logistical soft cutoff."""
     name = "decay"
 
-    def __init__(self, index: QueryIndex, config: Config):
+    def __init__(self, index: QueryIndex, config: Config, mentions: "DayMentions | None" = None):
         self.index = index
         self.config = config
+        self.mentions = mentions
         names = list(index.type_names)
         self.event_code = names.index("calendar_event") if "calendar_event" in names else -1
         self.series_rival_codes = np.array([names.index(t) for t in config.time.rival.series_rival_types
@@ -204,6 +213,12 @@ class TimeScorer:
         cands.ages = ages = self.ages(query, candidates)
         has_value = index.states(query.kind, candidates)
         window = route.window
+        if self.mentions is not None and one_day_ahead(route, query.now, self.config):
+            # Asked what happens on one day soon, a letter writing that very date is judged
+            # like an event on it: by that day against the question's, not by when it was
+            # written (the school's letter of a fortnight ago is the plan for Friday).
+            dated, _ = self.mentions.mentions(candidates, window, weekdays=False)
+            ages = np.where(dated, 0.0, ages)
         period_end = None
         if window is not None and not near_term(window, self.config):
             period_end = window.end.timestamp() if window.kind == "period" else np.inf

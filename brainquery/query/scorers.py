@@ -16,7 +16,7 @@ import numpy as np
 
 from ..config import Config
 from .coverage import TopicTerms
-from .decay import SECONDS_PER_DAY, TimeScorer, near_term, per_type
+from .decay import SECONDS_PER_DAY, TimeScorer, near_term, one_day_ahead, per_type
 from .mentions import DayMentions
 
 if TYPE_CHECKING:  # (config.py imports this module's registry; the index loads with a question)
@@ -173,22 +173,33 @@ class PageRankScorer:
 class CoverageScorer:
     """The IDF-weighted share of the question's topic words the chunk mentions. A letter to
     a group ("Dear Room 114 families", "Hi Colts families") names no child, yet may be about
-    any of them: it counts as naming the people the question asks about part of the way."""
+    any of them: it counts as naming the people the question asks about part of the way.
+    Asked what happens on one day soon ("is Friday a half day"), a letter that writes that
+    very date says what happens then in its own words ("Friday 13 November: School closes
+    at 12:00", "Freitag, 13. November ist am Nachmittag schulfrei"): it counts as naming
+    the rest of the question `day_credit` of the way."""
     name = "coverage"
 
-    def __init__(self, index: QueryIndex, config: Config):
+    def __init__(self, index: QueryIndex, config: Config, mentions: DayMentions | None = None):
         self.index = index
+        self.config = config
+        self.mentions = mentions
         self.salutation = re.compile(config.scoring.group_salutation, re.IGNORECASE | re.MULTILINE)
         self.head_chars = config.scoring.group_salutation_chars
         self.credit = config.scoring.group_name_credit
+        self.day_credit = config.scoring.named_day_credit
         self._to_group: dict[int, bool] = {}
 
     def score(self, query: Query, cands: Candidates) -> np.ndarray:
         index = self.index
         docs = index.chunk_doc[cands.rows]
         to_group = np.array([self.to_group(int(d)) for d in docs], dtype=bool) if query.topic.name_terms else None
-        return query.topic.of_chunks(index.bm25, cands.rows, index.doc_type[docs],
-                                     np.isin(cands.rows, cands.in_window), to_group, self.credit)
+        cover = query.topic.of_chunks(index.bm25, cands.rows, index.doc_type[docs],
+                                      np.isin(cands.rows, cands.in_window), to_group, self.credit)
+        if self.day_credit > 0 and self.mentions is not None and one_day_ahead(query.route, query.now, self.config):
+            dated, _ = self.mentions.mentions(cands.rows, query.route.window, weekdays=False)
+            cover = np.where(dated, cover + self.day_credit * (1.0 - cover), cover)
+        return cover
 
     def to_group(self, doc: int) -> bool:
         """Does the document open by greeting a group? (Read once per document.)"""
@@ -297,6 +308,6 @@ def registry(index: QueryIndex, config: Config) -> list[Scorer]:
     scoring = config.scoring
     mentions = DayMentions(index, config)
     return [BM25Scorer(), DenseScorer(), CentralityScorer(index),
-            PageRankScorer(index, scoring.ppr_seeds, max(scoring.stages)), CoverageScorer(index, config),
+            PageRankScorer(index, scoring.ppr_seeds, max(scoring.stages)), CoverageScorer(index, config, mentions),
             AnswerTypeScorer(index, config), TypeScorer(index, config), TypeHintScorer(index, config),
-            TimeScorer(index, config), WindowScorer(mentions, config)]
+            TimeScorer(index, config, mentions), WindowScorer(mentions, config)]
