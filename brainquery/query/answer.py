@@ -26,7 +26,9 @@ _NOT_AN_END = "".join(rf"(?<!\b{re.escape(word)})" for word in (
 _MIN_TURNS, _MIN_VOICES = 2, 2     # what makes lines opening "Name:" a conversation
 # A transcript line: a name (one to three capitalised words) and a colon ("Caroline: ...").
 _SPEAKER = re.compile(r"^[ \t]*([A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*){0,2}):[ \t]", re.MULTILINE)
-_SENTENCE_END = re.compile(_NOT_AN_END + r"(?<!\b[A-Z]\.)(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])"
+# (The cheap look back at the full stop comes first: at every other position the
+# abbreviations' look-backs are never tried, which makes a split ~18x cheaper.)
+_SENTENCE_END = re.compile(r"(?<=[.!?])" + _NOT_AN_END + r"(?<!\b[A-Z]\.)\s+(?=[\"'(\[]?[A-Z0-9])"
                            r"|\n\s*\n|\n(?=\s*[-*•]\s)|\n(?=[A-Z][\w /&-]{0,40}:)")
 _MAYBE_END = re.compile(r"[.!?]\s")
 _SPACE = re.compile(r"\s+")
