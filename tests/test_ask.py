@@ -929,3 +929,17 @@ def test_a_letter_writing_the_day_asked_about_says_what_happens_then_in_its_own_
          "for the library.", sender=school)
     result = ingested(tmp_path, folder).ask("what time is the bake sale on friday", now=ASK_NOW)
     assert Path(result.results[0].source).name == "dates.eml", [s.source for s in result.results]
+
+
+@pytest.mark.parametrize("question", ["how much is the medical aid a month", "what do we pay for health insurance"])
+def test_a_medical_scheme_is_the_health_insurance_and_its_contribution_the_premium(tmp_path, question):
+    folder = household(tmp_path / "in")
+    mail(folder, "scheme.eml", ASK_NOW - timedelta(days=60), "Your 2026 contributions",
+         "Dear Mr Botha\n\nMembership number: CH 4471 2093\nPlan: Coastal Classic Saver\n\n"
+         "Your monthly contribution from 1 January 2026 is R8 940,00.\n\nCoastal Health Medical Scheme\n",
+         sender="Coastal Health Medical Scheme <members@coastalhealth.example>")
+    mail(folder, "car.eml", ASK_NOW - timedelta(days=30), "Your motor policy",
+         "Dear Mr Botha\n\nYour car insurance premium is R1 120,00 a month from 1 March.\n",
+         sender="Indlovu Insure <service@indlovu.example>")
+    result = ingested(tmp_path, folder).ask(question, now=ASK_NOW, pattern="entity")
+    assert Path(result.results[0].source).name == "scheme.eml", [s.source for s in result.results]
