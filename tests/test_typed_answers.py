@@ -882,6 +882,17 @@ def test_a_fraction_that_can_be_no_day_and_month_is_no_date(text, dates):
     assert [m.group(0) for m, _ in dates_in(text, date(2026, 10, 20), CFG.answer)] == dates
 
 
+@pytest.mark.parametrize("text, day", [
+    ("Date of service: 2025/10/14", date(2025, 10, 14)),       # year first, as South African papers write it
+    ("Customer: J. Botha, 9 Marula Close, Westville", None),    # a street, not 9 March
+    ("Serviced on 14 Jul 2025 at 9 Marula Close", date(2025, 7, 14)),
+])
+def test_a_date_is_read_whole_and_a_street_is_no_date(text, day):
+    from brainquery.query.answer import dates_in
+    found = [d for _, d in dates_in(text, date(2025, 10, 20), CFG.answer)]
+    assert found == ([day] if day else []), found
+
+
 @pytest.mark.parametrize("text, question, kind, answer", [
     ("Plug it in 3-4 hours before you leave. The timer runs 4 hours max.",
      "how long before i leave should the block heater come on", "duration", "3-4 hours"),
