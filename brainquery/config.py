@@ -367,12 +367,14 @@ class AnswerSection:
     heading_max_words: int       # ... a heading being a line of at most this many words and no value
     total_label: str            # a plain total's label ("Total", "Subtotal", "Summe")
     owed_label: str             # what is still owed ("Balance due"): the total only when asked
+    remaining_label: str        # ... what remains ("balance"), owed even on a line that says "total"
     net_total_label: str        # a total before tax ("Subtotal"): the total only when none follows
     # (kind, cue, label): a question matching the cue asks, of its kind's values, for the
     # one on a line the label matches ("how much is the home insurance": the premium).
     asked_labels: tuple[tuple[str, str, str], ...]
     report_modals: tuple[str, ...]   # a verb after these tells of what is to come, not of what was done
     owed_cue: str               # a question about what is owed ("how much do we still owe")
+    whole_cue: str              # a question about what a whole job came to ("end up costing")
     value_labels: tuple[tuple[str, str], ...]
     # Kinds answered by the value alone ("$4.11"); the others by their sentence.
     value_answers: tuple[str, ...]
@@ -382,7 +384,7 @@ class AnswerSection:
 
     def __post_init__(self) -> None:
         # A bad regex fails here, when the config is read, not at the first question.
-        for key in ("issuer_cue", "record_date_label", "total_label", "owed_label", "net_total_label", "owed_cue", "sentence_head", "latest_cue", "retraction_cue",
+        for key in ("issuer_cue", "record_date_label", "total_label", "owed_label", "remaining_label", "net_total_label", "owed_cue", "whole_cue", "sentence_head", "latest_cue", "retraction_cue",
                     "due_cue", "salutation", "retired_value", "currency_mark", "proposal_cue", "former_cue", "first_cue", "transaction_cue", "record_cue", "reminder_cue"):
             try:
                 re.compile(getattr(self, key))

@@ -40,7 +40,9 @@ def answer_of(text: str, question: str, kind: str):
     labels = tuple((asked, label) for asked, cue, label in CFG.answer.asked_labels
                    if re.search(cue, question, re.IGNORECASE))
     return extract(text, kind, weights, ANALYZER.tokens_many, CFG.answer, naming_words=naming,
-                   rate=rate_asked(question, CFG.answer), labels_asked=labels)
+                   rate=rate_asked(question, CFG.answer), labels_asked=labels,
+                   owed_asked=re.search(CFG.answer.owed_cue, question, re.IGNORECASE) is not None,
+                   whole_asked=re.search(CFG.answer.whole_cue, question, re.IGNORECASE) is not None)
 
 
 @pytest.mark.parametrize("question, value", [
@@ -870,6 +872,21 @@ def test_an_estimates_price_is_its_total_not_a_unit_rate_in_its_list():
             "  - Inspect decking; replace damaged OSB at $65 per sheet (not included)\n"
             "Price: $14,850.00. Deposit $3,000 at signing, balance on completion.\n")
     assert answer_of(text, "what was the estimate for the roof", "amount").shown == "$14,850.00"
+
+
+SOLAR_INVOICE = ("TAX INVOICE INV-23-0631\nItem Qty Amount (incl. VAT)\n"
+                 "Hybrid inverter 5 kW 1 R24 900,00\nLithium battery 5.1 kWh 2 R31 800,00\n"
+                 "Installation labour 1 R6 500,00\nTOTAL (incl. VAT) R71 240,00\n"
+                 "Less: deposit received R41 100,00\nTOTAL balance due R30 140,00\n"
+                 "Warranty: inverter 5 years, batteries 10 years.\n")
+
+
+@pytest.mark.parametrize("question, value", [
+    ("what did the inverter and batteries end up costing", "R71 240,00"),
+    ("how much do we still owe on it", "R30 140,00"),
+])
+def test_asked_what_a_whole_job_came_to_the_total_answers_however_many_lines_it_names(question, value):
+    assert answer_of(SOLAR_INVOICE, question, "amount").shown == value
 
 
 @pytest.mark.parametrize("text, dates", [

@@ -161,6 +161,7 @@ def speakers(text: str) -> set[str]:
 def extract(text: str, kind: str | None, term_weights: dict[str, float],
             tokenize: Callable[[Sequence[str]], list[list[str]]], cfg: AnswerSection,
             title: str = "", people: frozenset[str] = frozenset(), owed_asked: bool = False,
+            whole_asked: bool = False,
             labels_asked: tuple[tuple[str, str], ...] = (),
             naming_words: frozenset[str] | None = None, rate: re.Pattern | None = None) -> Extract:
     """The best `max_sentences` sentences of `text` for the question, in document order.
@@ -287,6 +288,10 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
     naming_weight = (_named_lines(token_sets, found, term_weights, cfg, naming) if span
                      else np.zeros(len(sentences)))
     named = naming_weight > 0
+    if kind in cfg.total_kinds and whole_asked:
+        # "What did the inverter and batteries END UP costing": the job the lines make up,
+        # its total, however many of them the question names.
+        named = np.zeros_like(named)
     if kind in cfg.total_kinds and named.sum() > 1:
         # "The eavestrough and flashing job" names several lines of a quote: the job is
         # all of them, and its total is the answer; unless one line holds several times as
@@ -327,7 +332,8 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
             label_bonus = cfg.value_label_bonus * cfg.total_label_weight * named
         else:
             total = _labelled(sentences, cfg.total_label)
-            owed = _labelled(sentences, cfg.owed_label) & ~total
+            # ("TOTAL balance due R30 140,00" under the invoice total is what remains.)
+            owed = _labelled(sentences, cfg.owed_label) & (~total | _labelled(sentences, cfg.remaining_label))
             # A subtotal is the total only when no other total follows it ("Subtotal £120.83
             # / VAT £24.17 / TOTAL £145.00": £145.00, though the subtotal sits next to the
             # job's lines).
