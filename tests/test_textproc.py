@@ -142,6 +142,7 @@ def test_junk_runs_are_not_words(analyzer):
     pytest.param("when was the chimney last swept", "flue", id="chimney-to-flue"),
     pytest.param("what's the code to join the wifi", "password", id="code-to-join-to-password"),
     pytest.param("when did we last get the carpets cleaned", "hot water extraction", id="carpet-cleaning-to-extraction"),
+    pytest.param("what part did they swap when the furnace died", "breakdown stopped working", id="died-to-breakdown"),
 ])
 def test_questions_are_expanded_with_synonyms(analyzer, question, also_searched):
     expansions = _expansions(analyzer, question)
