@@ -338,6 +338,9 @@ class AnswerSection:
     due_date_gap_chars: int             # a date this near after a reminder cue is a due date
     reminder_cue: str                   # a reminder that something is due: no record of it
     proposal_cue: str                   # a title offering work: a quote, an estimate
+    difference_kinds: tuple[str, ...]   # "why was the bill more than the quote": the lines it added
+    quoted_line_share: float            # ... a bill's line is the quote's when a quote line holds this share of its words
+    added_lines_max: int
     currency_mark: str                  # a currency symbol or code beside an amount
     retired_value: str                  # what a sentence says just before a value it replaced
     date_style_sample_chunks: int       # chunks read to tell how a store writes its dates

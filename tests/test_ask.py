@@ -943,3 +943,20 @@ def test_a_medical_scheme_is_the_health_insurance_and_its_contribution_the_premi
          sender="Indlovu Insure <service@indlovu.example>")
     result = ingested(tmp_path, folder).ask(question, now=ASK_NOW, pattern="entity")
     assert Path(result.results[0].source).name == "scheme.eml", [s.source for s in result.results]
+
+
+def test_why_the_bill_came_to_more_than_the_quote_is_what_the_bill_added(tmp_path):
+    folder = household(tmp_path / "in")
+    firm = "Polar Comfort <office@polarcomfort.example>"
+    mail(folder, "quote.eml", ASK_NOW - timedelta(days=40), "Quote Q-26-1103 - Water heater replacement",
+         "QUOTE Q-26-1103\nGas water heater 50 US gal $1,180.00\nInstallation labour $560.00\n"
+         "Venting and fittings $140.00\nTotal $1,880.00\n\nIf the City inspector requires a thermal expansion "
+         "tank, it will be added at $145.00 plus tax.\n", sender=firm)
+    mail(folder, "invoice.eml", ASK_NOW - timedelta(days=20), "Invoice PC-26-1119 - Water heater replacement",
+         "INVOICE PC-26-1119\nInvoice date: November 19, 2026\nGas water heater 50 US gal $1,180.00\n"
+         "Installation labour $560.00\nVenting and fittings $140.00\n"
+         "Thermal expansion tank (required by inspector) $145.00\nTotal $2,025.00\n", sender=firm)
+    result = ingested(tmp_path, folder).ask("why was the water heater bill more than the quote", now=ASK_NOW)
+    assert Path(result.results[0].source).name == "invoice.eml", [s.source for s in result.results]
+    assert "expansion tank" in (result.answer or ""), result.answer
+    assert "Installation labour" not in (result.answer or ""), result.answer

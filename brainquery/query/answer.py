@@ -783,6 +783,30 @@ def normalise_value(value: str) -> str:
     return _SPACE.sub("", value).lower().rstrip(".")
 
 
+def added_lines(record: str, plan: str, tokenize: Callable[[Sequence[str]], list[list[str]]],
+                priced: re.Pattern, share: float, most: int) -> list[str]:
+    """The priced lines of a bill that its quote did not have ("Thermal expansion tank
+    (required by inspector) $145.00", "Extra: putty + damp-proof coat - 4,450.00"): what
+    made it come to more. A line is the quote's when an item of the quote (a line ending in
+    its price, not the condition "if the inspector requires an expansion tank, it will be
+    added at $145.00 plus tax") holds at least `share` of its words, amounts aside; at most
+    `most` lines, in the bill's order."""
+    lines = [line.strip() for line in record.splitlines() if priced.search(line)]
+    items = [line for line in plan.splitlines() if _ends_priced(line, priced)]
+    quoted = [set(t) for t in tokenize(items)]
+    words = [{t for t in tokens if not t[:1].isdigit()} for tokens in tokenize(lines)]
+    added = [line for line, own in zip(lines, words)
+             if own and not any(len(own & q) >= share * len(own) for q in quoted)]
+    return added[:most]
+
+
+def _ends_priced(line: str, priced: re.Pattern) -> bool:
+    found = None
+    for found in priced.finditer(line):
+        pass
+    return found is not None and not line[found.end():].strip(" \t|.")
+
+
 def snippet(text: str, term_weights: dict[str, float], tokenize: Callable[[Sequence[str]], list[list[str]]],
             limit: int) -> str:
     """The passage of a chunk that best matches the question, at most `limit` characters."""

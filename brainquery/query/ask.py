@@ -293,6 +293,8 @@ class Asker:
         if issuer:
             text = extract.text if issuer.casefold() in extract.text.casefold() else f"{issuer} — {extract.text}"
             extract = dataclasses.replace(extract, text=text, value=answers.normalise_value(issuer), shown=issuer)
+        if kind in self.config.answer.difference_kinds:
+            extract = self._beyond_the_quote(question, top, ranked, query.now) or extract
         relative = None
         if kind in self.config.answer.dated_kinds and not np.isnan(self.index.doc_epoch[top.doc]):
             written = datetime.fromisoformat(str(self.index.docs[top.doc].get("source_date"))).astimezone(now.tzinfo)
@@ -709,6 +711,27 @@ class Asker:
         else:
             first = records[0] if records else lead
         return ranked if first is ranked[0] else [first] + [r for r in ranked if r is not first]
+
+    def _beyond_the_quote(self, question: str, top: Ranked, ranked: list[Ranked], now: float) -> answers.Extract | None:
+        """"Why was the bill more than the quote": the lines of the bill its quote did not
+        have, when the question names a quote and the best document is the bill. The quote
+        is the leading plan most like the bill (the roofer's, not the plumber's)."""
+        cfg = self.config.answer
+        if (not answers.compiled_regex(cfg.proposal_cue).search(question)
+                or self.index.docs[top.doc].get("doc_type") not in cfg.record_types):
+            return None
+        today = self._today(now)
+        plans = [r for r in ranked[:cfg.evidence_pool] if r is not top and self._plan(r.doc, today)]
+        if not plans:
+            return None
+        bill = self._doc_vector(top.doc)
+        quote = max(plans, key=lambda r: float(self._doc_vector(r.doc) @ bill))
+        added = answers.added_lines(self._doc_text(top.doc), self._doc_text(quote.doc), self.analyzer.tokens_many,
+                                    answers.span_patterns(cfg)["amount"], cfg.quoted_line_share,
+                                    cfg.added_lines_max)
+        if not added:
+            return None
+        return answers.Extract("; ".join(added), None, 1.0)
 
     def _doc_vector(self, doc: int) -> np.ndarray:
         """A document's mean chunk embedding: what it is about, to compare with another's."""
