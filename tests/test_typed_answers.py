@@ -843,8 +843,10 @@ def test_where_a_document_writes_amounts_with_a_currency_a_bare_number_is_none()
 @pytest.mark.parametrize("line, number", [
     ("Front desk: 07 555 0184 (Monday to Friday, 8am to 5pm)", "07 555 0184"),      # New Zealand
     ("To reschedule, please call (07) 5550 3814 at least 24 hours beforehand.", "(07) 5550 3814"),  # Australia
+    ("Name: Roopa Naik\nPhone: 97400 55517\nAvailable weekdays after 2 pm.", "97400 55517"),   # an Indian mobile
+    ("For the rooms call Mr Rao on +91 98450 55523.", "+91 98450 55523"),
 ])
-def test_a_phone_number_with_a_one_digit_area_code_is_one(line, number):
+def test_a_phone_number_with_a_one_digit_area_code_or_in_groups_of_five_is_one(line, number):
     assert answer_of(line, "what's the dentist's phone number", "phone").shown == number
 
 
