@@ -876,6 +876,17 @@ def test_an_estimates_price_is_its_total_not_a_unit_rate_in_its_list():
     assert answer_of(text, "what was the estimate for the roof", "amount").shown == "$14,850.00"
 
 
+@pytest.mark.parametrize("text, question, kind, value", [
+    ("Patient: Biscuit - Labrador cross\nWeight: 31.4 kg\nAnnual health check $65.00\n"
+     "Notes: Biscuit's weight up 1.2 kg on last year; cut back the treats.", "how heavy was biscuit at his last check",
+     "weight", "31.4 kg"),
+    ("Your home insurance premium increased by $12.00 to $540.00 a year.", "what is the home insurance premium",
+     "amount", "$540.00 a year"),
+])
+def test_a_change_is_no_value_of_the_thing_changed(text, question, kind, value):
+    assert answer_of(text, question, kind).shown == value
+
+
 SOLAR_INVOICE = ("TAX INVOICE INV-23-0631\nItem Qty Amount (incl. VAT)\n"
                  "Hybrid inverter 5 kW 1 R24 900,00\nLithium battery 5.1 kWh 2 R31 800,00\n"
                  "Installation labour 1 R6 500,00\nTOTAL (incl. VAT) R71 240,00\n"

@@ -226,6 +226,10 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
     rival = _rival_label(cfg, kind)
     retired = compiled_regex(cfg.retired_value) if kind in cfg.retraction_kinds else None
     spans_of = [list(span.finditer(s)) for s in sentences] if span else [[] for _ in sentences]
+    if kind in cfg.delta_kinds:
+        # "Weight up 1.2 kg on last year" says by how much, not what: no weight of the dog.
+        change = compiled_regex(cfg.delta_value)
+        spans_of = [[m for m in found if not change.search(s, 0, m.start())] for found, s in zip(spans_of, sentences)]
     if rate is None and kind in cfg.total_kinds:
         # What a stay cost is the total a rate comes to, not the rate ("$38.00/night x 7
         # nights = $266.00"); a rate nothing totals still names the price ("now €28 per child").
