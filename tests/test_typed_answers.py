@@ -887,6 +887,20 @@ def test_a_change_is_no_value_of_the_thing_changed(text, question, kind, value):
     assert answer_of(text, question, kind).shown == value
 
 
+def test_a_word_of_the_title_names_no_heading_the_excess_asked_for_answers():
+    # "Indlovu Insure" titles the schedule: the "Sum insured" heading over the ring and the
+    # laptop is not what "the house insurance" names, and the basic excess line answers.
+    text = ("Policy schedule IND-HC-772014 - Indlovu Insure\nSection Sum insured Monthly premium\n"
+            "Buildings R2 450 000 R842,10\nHousehold contents R480 000 R516,40\nTOTAL R1 486,35\n\n"
+            "Event Excess\nBasic excess (all claims) R2 500\nBurst geyser R1 500\n"
+            "Item Sum insured\nEngagement ring R26 000\nLaptop R12 500\n")
+    weights = {t: w for t, w in ANALYZER.query_terms("whats the basic excess on the house insurance")}
+    naming = frozenset(ANALYZER.tokens("basic excess house insurance"))
+    found = extract(text, "amount", weights, ANALYZER.tokens_many, CFG.answer,
+                    title="Policy schedule IND-HC-772014 - Indlovu Insure", naming_words=naming)
+    assert found.shown == "R2 500", found
+
+
 SOLAR_INVOICE = ("TAX INVOICE INV-23-0631\nItem Qty Amount (incl. VAT)\n"
                  "Hybrid inverter 5 kW 1 R24 900,00\nLithium battery 5.1 kWh 2 R31 800,00\n"
                  "Installation labour 1 R6 500,00\nTOTAL (incl. VAT) R71 240,00\n"

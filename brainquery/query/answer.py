@@ -289,7 +289,8 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
     # A total is asked for unless the question's own words name a line: the synonyms it
     # was widened with name none ("gas" for "utilities" is no "Natural gas" row).
     naming = naming_words if kind in cfg.total_kinds else None
-    naming_weight = (_named_lines(token_sets, found, term_weights, cfg, naming) if span
+    titled = set(tokenize([title])[0]) if title else set()
+    naming_weight = (_named_lines(token_sets, found, term_weights, cfg, naming, titled) if span
                      else np.zeros(len(sentences)))
     named = naming_weight > 0
     if kind in cfg.total_kinds and whole_asked:
@@ -485,7 +486,8 @@ def _continues(cfg: AnswerSection, sentence: str) -> bool:
 
 
 def _named_lines(token_sets: list[set[str]], found: list[str | None], term_weights: dict[str, float],
-                 cfg: AnswerSection, naming_words: frozenset[str] | None = None) -> np.ndarray:
+                 cfg: AnswerSection, naming_words: frozenset[str] | None = None,
+                 titled: set[str] = frozenset()) -> np.ndarray:
     """How much each line is named by the question (0: not at all): how many of the
     question's words it holds that only a few sentences hold (a word most lines repeat is
     the subject), for lines holding a value. With `naming_words`, only those name a line."""
@@ -502,9 +504,10 @@ def _named_lines(token_sets: list[set[str]], found: list[str | None], term_weigh
     # Asked for an amount, a word only headings (a table's short lines without a value) hold
     # ("Deductible Amount" over "All perils $1,000" / "Sewer backup $2,500") names the rows
     # under each of them, up to the next line without a value: the first row (the general
-    # case) in full, the others by a share.
+    # case) in full, the others by a share. A word of the document's title is what it is
+    # about ("Indlovu Insure" over "Item Sum insured"): it names no heading.
     valued = set().union(*(tokens for tokens, f in zip(token_sets, found) if f is not None)) & subject
-    heading = [bool((tokens & subject) - valued) and f is None and len(tokens) <= cfg.heading_max_words
+    heading = [bool((tokens & subject) - valued - titled) and f is None and len(tokens) <= cfg.heading_max_words
                for tokens, f in zip(token_sets, found)]
     share = 0.0
     for i, f in enumerate(found):
