@@ -341,9 +341,18 @@ def test_who_did_a_job_is_the_business_whose_mail_domain_its_signature_spells(tm
     ("What code do I punch in to turn off the house alarm?", "code"),
     ("whats the pin for the key safe at grandma's", "code"),
     ("what is the zip code for the cabin", None),
+    ("how much electricity did we use in september", "usage"),
+    ("what was our water usage in july", "usage"),
+    ("how much did the electricity cost in september", "amount"),
 ])
 def test_the_kind_of_value_a_question_asks_for(question, kind):
     assert expected_kind(question, CFG.answer) == kind
+
+
+def test_how_much_electricity_the_house_used_is_a_quantity_not_the_bill():
+    text = ("Municipal account - September 2026\nElectricity consumption 1 046 kWh R3 104,22\n"
+            "Water consumption 18 kl R1 210,60\nRefuse removal R412,00\nTotal due R5 561,03\n")
+    assert answer_of(text, "how much electricity did we use in september", "usage").shown == "1 046 kWh"
 
 
 def test_a_question_with_no_span_of_its_kind_answers_with_a_sentence(tmp_path):
