@@ -233,8 +233,7 @@ class AmbiguityFinder:
         return sorted(found, key=lambda e: (not e.descriptors, not e.described))  # stable: best documents first
 
     def _doc_vectors(self, docs: list[int]) -> dict[int, np.ndarray]:
-        index = self.index
-        return {d: _unit(index.embeddings[index.doc_rows(d)].sum(axis=0).astype(np.float64)) for d in docs}
+        return {d: self.index.doc_vector(d) for d in docs}
 
     # ---- what the question says --------------------------------------------------------
     def _by_descriptor(self, question: str, name: str, entities: list[Entity]) -> list[Entity]:

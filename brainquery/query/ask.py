@@ -706,8 +706,7 @@ class Asker:
         records = [r for r in pool if self.index.docs[r.doc].get("doc_type") in cfg.record_types
                    and r.score >= cfg.supersede_share * lead.score]
         if records and ranked[0] is not lead:
-            plan = self._doc_vector(ranked[0].doc)
-            first = max(records, key=lambda r: float(self._doc_vector(r.doc) @ plan))
+            first = self._most_like(records, ranked[0].doc)
         else:
             first = records[0] if records else lead
         return ranked if first is ranked[0] else [first] + [r for r in ranked if r is not first]
@@ -724,8 +723,7 @@ class Asker:
         plans = [r for r in ranked[:cfg.evidence_pool] if r is not top and self._plan(r.doc, today)]
         if not plans:
             return None
-        bill = self._doc_vector(top.doc)
-        quote = max(plans, key=lambda r: float(self._doc_vector(r.doc) @ bill))
+        quote = self._most_like(plans, top.doc)
         added = answers.added_lines(self._doc_text(top.doc), self._doc_text(quote.doc), self.analyzer.tokens_many,
                                     answers.span_patterns(cfg)["amount"], cfg.quoted_line_share,
                                     cfg.added_lines_max)
@@ -733,9 +731,11 @@ class Asker:
             return None
         return answers.Extract("; ".join(added), None, 1.0)
 
-    def _doc_vector(self, doc: int) -> np.ndarray:
-        """A document's mean chunk embedding: what it is about, to compare with another's."""
-        return self.index.embeddings[self.index.doc_rows(doc)].mean(axis=0)
+    def _most_like(self, pool: list[Ranked], doc: int) -> Ranked:
+        """Of `pool`, the document whose text is most like `doc`'s (the cosine of their
+        embeddings): the record of a quote, the quote of a bill."""
+        like = self.index.doc_vector(doc)
+        return max(pool, key=lambda r: float(self.index.doc_vector(r.doc) @ like))
 
     def _former(self, ranked: list[Ranked], kind: str, term_weights: dict[str, float], now: float) -> Ranked:
         """"Which day did they used to collect the bins", "the GP's old number": of the

@@ -217,8 +217,7 @@ class TimeScorer:
             # Asked what happens on one day soon, a letter writing that very date is judged
             # like an event on it: by that day against the question's, not by when it was
             # written (the school's letter of a fortnight ago is the plan for Friday).
-            dated, _ = self.mentions.mentions(candidates, window, weekdays=False)
-            ages = np.where(dated, 0.0, ages)
+            ages = np.where(cands.dated_in_window(self.mentions), 0.0, ages)
         period_end = None
         if window is not None and not near_term(window, self.config):
             period_end = window.end.timestamp() if window.kind == "period" else np.inf

@@ -116,6 +116,13 @@ class QueryIndex:
         """The chunk rows of a document, in chunk order."""
         return self.doc_chunk_order[self.doc_chunk_ptr[doc]:self.doc_chunk_ptr[doc + 1]]
 
+    def doc_vector(self, doc: int) -> np.ndarray:
+        """What a document is about: its chunks' embeddings summed, of unit length (the dot
+        product of two is their cosine)."""
+        v = self.embeddings[self.doc_rows(doc)].sum(axis=0).astype(np.float64)
+        norm = float(np.linalg.norm(v))
+        return v / norm if norm > 0 else v
+
     def states(self, kind: str | None, rows: np.ndarray) -> np.ndarray:
         """Does each chunk's text hold a span of the kind asked for (a date written in it,
         not the document's own date)?"""

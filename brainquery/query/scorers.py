@@ -16,7 +16,7 @@ import numpy as np
 
 from ..config import Config
 from .coverage import TopicTerms
-from .decay import SECONDS_PER_DAY, TimeScorer, near_term, one_day_ahead, per_type
+from .decay import SECONDS_PER_DAY, TimeScorer, near_term, one_day_ahead
 from .mentions import DayMentions
 
 if TYPE_CHECKING:  # (config.py imports this module's registry; the index loads with a question)
@@ -50,6 +50,14 @@ class Candidates:
         self.ages: np.ndarray | None = None  # set by the time scorer, shown with each result
         self._query = query
         self._scoring = config.scoring
+        self._dated: np.ndarray | None = None
+
+    def dated_in_window(self, mentions: DayMentions) -> np.ndarray:
+        """Does each chunk write a date inside the question's window? Read once a stage:
+        coverage and time both ask it of a question about one day."""
+        if self._dated is None:
+            self._dated = mentions.mentions(self.rows, self._query.route.window, weekdays=False)[0]
+        return self._dated
 
     def __len__(self) -> int:
         return len(self.rows)
@@ -197,7 +205,7 @@ class CoverageScorer:
         cover = query.topic.of_chunks(index.bm25, cands.rows, index.doc_type[docs],
                                       np.isin(cands.rows, cands.in_window), to_group, self.credit)
         if self.day_credit > 0 and self.mentions is not None and one_day_ahead(query.route, query.now, self.config):
-            dated, _ = self.mentions.mentions(cands.rows, query.route.window, weekdays=False)
+            dated = cands.dated_in_window(self.mentions)
             cover = np.where(dated, cover + self.day_credit * (1.0 - cover), cover)
         return cover
 
@@ -261,7 +269,7 @@ class TypeScorer:
     def __init__(self, index: QueryIndex, config: Config):
         cfg = config.type_weight
         self.index = index
-        self.tables = {pattern: per_type(getattr(cfg, pattern), cfg.default, index.type_names)
+        self.tables = {pattern: np.array([cfg.weight(pattern, name) for name in index.type_names], dtype=np.float64)
                        for pattern in ("logistical", "entity", "historical")}
 
     def score(self, query: Query, cands: Candidates) -> np.ndarray:
