@@ -343,6 +343,9 @@ class AnswerSection:
     added_lines_max: int
     currency_mark: str                  # a currency symbol or code beside an amount
     retired_value: str                  # what a sentence says just before a value it replaced
+    old_line: str                       # a line setting out the plan a letter changed ("Old ...")
+    new_line: str                       # ... and the line setting out the new one ("New ...")
+    nearest_word_kinds: tuple[str, ...]  # kinds whose value is the one nearest after a question word
     delta_value: str                    # ... and just before a change, not a value ("up 1.2 kg")
     delta_kinds: tuple[str, ...]
     date_style_sample_chunks: int       # chunks read to tell how a store writes its dates
@@ -390,7 +393,7 @@ class AnswerSection:
     def __post_init__(self) -> None:
         # A bad regex fails here, when the config is read, not at the first question.
         for key in ("issuer_cue", "record_date_label", "total_label", "owed_label", "remaining_label", "net_total_label", "owed_cue", "whole_cue", "sentence_head", "latest_cue", "retraction_cue",
-                    "due_cue", "salutation", "retired_value", "delta_value", "currency_mark", "proposal_cue", "former_cue", "first_cue", "transaction_cue", "record_cue", "reminder_cue"):
+                    "due_cue", "salutation", "retired_value", "old_line", "new_line", "delta_value", "currency_mark", "proposal_cue", "former_cue", "first_cue", "transaction_cue", "record_cue", "reminder_cue"):
             try:
                 re.compile(getattr(self, key))
             except re.error as err:

@@ -1076,3 +1076,48 @@ def test_the_title_of_a_note_is_the_subject_of_its_list():
     weights = dict(ANALYZER.query_terms("rex's chip number?"))
     found = extract(text, "reference", weights, ANALYZER.tokens_many, CFG.answer, title="Rex")
     assert found.shown == "941000024681357"
+
+
+# Schedule changes as airlines write them (made up for these tests: another airline, other
+# times, other layouts than any fixture household's).
+TABLE_CHANGE = """Schedule change - booking ZT4K9P
+Dear Mr Okafor, the schedule of your flight has changed.
+
+Flight Date Departs LHR Arrives DUB
+Old NW 204 Sat 12 Dec 2026 07:15 08:40
+New NW 204 Sat 12 Dec 2026 09:05 10:30
+
+Your return flight is not affected.
+"""
+SENTENCE_CHANGE = """Schedule change - booking ZT4K9P
+Flight NW 204 on Saturday 12 December 2026 now departs Heathrow at 09:05 and arrives at
+Dublin Terminal 2 at 10:30. No action is needed if the new time suits you.
+"""
+
+
+@pytest.mark.parametrize("text, question, value", [
+    pytest.param(TABLE_CHANGE, "what time does the flight land on the 12th", "10:30",
+                 id="the-new-row-in-the-column-the-question-names"),
+    pytest.param(TABLE_CHANGE, "what time does his flight leave now", "09:05",
+                 id="departure-is-the-other-labelled-column"),
+    pytest.param(TABLE_CHANGE.replace("Old ", "Previous ").replace("New ", "Revised "),
+                 "when does he arrive in dublin", "10:30", id="previous-and-revised-rows"),
+    pytest.param(SENTENCE_CHANGE, "what time does he land on saturday", "10:30",
+                 id="the-time-right-after-the-asked-word"),
+    pytest.param(SENTENCE_CHANGE, "when does the flight depart", "09:05",
+                 id="the-first-time-after-its-own-word"),
+])
+def test_a_schedule_change_answers_with_its_new_time(text, question, value):
+    assert answer_of(text, question, "time").shown == value
+
+
+def test_the_old_line_is_kept_when_no_line_is_new():
+    # "Old" opens a sentence that is no schedule row: with nothing new beside it, it answers.
+    text = "Old town walking tour\nThe tour starts at 10:00 from the fountain.\n"
+    assert answer_of(text, "what time does the old town tour start", "time").shown == "10:00"
+
+
+def test_a_time_is_no_label_colon_in_a_table_row():
+    # "MAN 12:40" is a table cell, not a "Label: value" line: the row is read by its columns.
+    text = "Flight Departs Arrives\nBW 318 12:40 16:10\n"
+    assert answer_of(text, "what time does the flight arrive", "time").shown == "16:10"

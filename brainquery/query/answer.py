@@ -236,13 +236,20 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
         spans_of = [[m for m in found if not (_PER_UNIT.search(m.group(0)) and any(
             n.start() >= m.end() and not _PER_UNIT.search(n.group(0)) for n in found))] for found in spans_of]
     found = [_longest_of(m, s, rival, retired) for m, s in zip(spans_of, sentences)]
+    if kind in cfg.nearest_word_kinds:
+        # "Now departs George at 11:20 and arrives at King Shaka at 13:25", asked when she
+        # lands: the value the question's own words come right before.
+        near = _naming_positions(sentences, tokenize, term_weights.keys())
+        found = [_nearest_after(_current(m, s, retired), words) or f
+                 for m, s, words, f in zip(spans_of, sentences, near, found)]
     if kind in cfg.total_kinds:
         # A total row of a table with a column per tax ("Total 4 096,00 5 120,00" under
         # "Excl. moms Incl. moms") ends with what was paid: its last column.
         found = [_last_column(m, s) or f for m, s, f in zip(spans_of, sentences, found)]
     # A table row holds one value per column ("Buildings £325,000 £350" under "Section Sum
     # insured Excess"): the question naming a column picks that column's value.
-    columns = _column_values(sentences, spans_of, term_weights, tokenize, cfg, rate, retired)
+    columns = _column_values(sentences, spans_of, term_weights, tokenize, cfg, rate, retired,
+                             _value_label(cfg, kind))
     found = [c or f for (c, _), f in zip(columns, found)]
     if kind in cfg.total_kinds:
         # A document that writes its amounts with a currency ("Invoice amount: €130.00")
@@ -253,6 +260,16 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
         if marked and marked >= sum(bool(f and not currency.search(f)) for f in found):
             found = [f if f and currency.search(f) else None for f in found]
     has_span = np.array([f is not None for f in found], dtype=np.float64)
+    # A letter changing a plan sets the old line beside the new one: the old answers nothing.
+    superseded_lines = np.zeros(len(sentences), dtype=bool)
+    if kind in cfg.value_kinds:
+        new_lines = _labelled(sentences, cfg.new_line) & (has_span > 0)
+        if new_lines.any():
+            superseded_lines = _labelled(sentences, cfg.old_line) & ~new_lines
+            if superseded_lines.any():
+                # ... and what made the old line relevant (the heading above both) makes the new.
+                context[new_lines] = np.maximum(context[new_lines],
+                                                float((overlap + context)[superseded_lines].max()))
     # Among equally good sentences the one with the most specific span wins ("16x25x4"
     # over "16x25").
     specificity = np.array([len(f) if f else 0 for f in found]) / 1000.0
@@ -376,6 +393,7 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
     with_value = (has_span > 0) & ~other_items
     if kind in cfg.span_only_kinds and with_value.any():
         scores = np.where(with_value, scores, -np.inf)
+    scores = np.where(superseded_lines, -np.inf, scores)
     best = int(np.argmax(scores))
     chosen = [best]
     for i in np.argsort(-scores, kind="stable")[1:cfg.max_sentences]:
@@ -404,11 +422,14 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
 
 
 _WORD = re.compile(r"[^\W\d_][\w'’-]*")
+# A label's colon ends a word ("Weight: 34.5 lb"); a time's ("MAN 12:40") does not.
+_LABEL_COLON = re.compile(r"[^\W\d_]:(?:\s|$)")
 
 
 def _column_values(sentences: Sequence[str], spans_of: Sequence[list[re.Match]], term_weights: dict[str, float],
                    tokenize: Callable[[Sequence[str]], list[list[str]]], cfg: AnswerSection,
-                   rate: re.Pattern | None, retired: re.Pattern | None) -> list[tuple[str | None, bool]]:
+                   rate: re.Pattern | None, retired: re.Pattern | None,
+                   label: re.Pattern | None = None) -> list[tuple[str | None, bool]]:
     """For each table row (a line with two or more values of the kind asked), the value in
     the column whose heading the question names, else None; and whether that heading states
     the rate asked for ("Daily rate" for "how much is a day").
@@ -417,7 +438,8 @@ def _column_values(sentences: Sequence[str], spans_of: Sequence[list[re.Match]],
     only a few words. Text taken from a PDF has lost the gaps between cells, so a heading of
     n words over a row of m values is read as one word a cell, aligned at the right ("Sum
     insured Excess" over "£325,000 £350": "excess" is the last value, "insured" the one
-    before it)."""
+    before it). Where as many heading words as the row has values are labels of the kind
+    asked (`label`: "Departs PNQ Arrives BLR" over "11:55 13:30"), they are the columns."""
     out: list[tuple[str | None, bool]] = [(None, False)] * len(sentences)
     if all(len(m) < 2 for m in spans_of):
         return out
@@ -425,7 +447,7 @@ def _column_values(sentences: Sequence[str], spans_of: Sequence[list[re.Match]],
     heading_words: dict[int, tuple[list[str], np.ndarray] | None] = {}
     for i, values in enumerate(rows):
         # "Weight: 34.5 lb (33.2 lb on 06/03/2025)" is a labelled value, not a table row.
-        if len(values) < 2 or ":" in sentences[i]:
+        if len(values) < 2 or _LABEL_COLON.search(sentences[i]):
             continue
         j = i - 1
         while j >= 0 and i - j <= cfg.table_header_lines and len(rows[j]) >= 2:
@@ -441,9 +463,14 @@ def _column_values(sentences: Sequence[str], spans_of: Sequence[list[re.Match]],
         if weight.max() <= 0:
             continue
         at = int(np.argmax(weight))
-        from_right = len(words) - 1 - at
-        out[i] = (values[max(0, len(values) - 1 - from_right)].group(0),
-                  rate is not None and bool(rate.search(words[at])))
+        labels = [k for k, word in enumerate(words) if label is not None and label.fullmatch(word)]
+        if len(labels) == len(values) and weight[labels].max() > 0:
+            # (The heading may name the question's subject too, "Flight": the label decides.)
+            column = int(np.argmax(weight[labels]))
+            at = labels[column]
+        else:
+            column = max(0, len(values) - 1 - (len(words) - 1 - at))
+        out[i] = (values[column].group(0), rate is not None and bool(rate.search(words[at])))
     return out
 
 
@@ -877,6 +904,16 @@ def _naming_positions(sentences: Sequence[str], tokenize: Callable[[Sequence[str
     stems = iter(tokenize(flat) if flat else [])
     wanted = set(naming)
     return [[m.span() for m in found if wanted.intersection(next(stems))] for found in words]
+
+
+def _nearest_after(matches: list[re.Match], words: list[tuple[int, int]]) -> str | None:
+    """Of several values, the one nearest after one of `words` (character spans); None
+    when there is no choice to make or no such word comes before any of them."""
+    if len(matches) < 2 or not words:
+        return None
+    gaps = [min((m.start() - end for _, end in words if end <= m.start()), default=None) for m in matches]
+    placed = [(gap, k) for k, gap in enumerate(gaps) if gap is not None]
+    return matches[min(placed)[1]].group(0) if placed else None
 
 
 def _longest(span: re.Pattern, sentence: str, rival: re.Pattern | None = None,
