@@ -10,6 +10,7 @@ to its nearest occurrence), NaN for an undated document, which gets the pattern'
 """
 from __future__ import annotations
 
+from datetime import date
 from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
 import numpy as np
@@ -98,16 +99,23 @@ def time_weight(model: DecayModel, age_days: np.ndarray, type_codes: np.ndarray,
 
 
 def rivalled(epochs: np.ndarray, coverage: np.ndarray, evidence: np.ndarray, on_topic: np.ndarray,
-             has_value: np.ndarray, cfg: RivalRule) -> np.ndarray:
+             has_value: np.ndarray, cfg: RivalRule, before: np.ndarray | None = None,
+             pairs: np.ndarray | None = None) -> np.ndarray:
     """Which candidates a newer one about the same subject may have superseded: a document
     written at least `min_gap_days` later, about the question, covering its words nearly as
     fully, with evidence (its score before time) about as strong — or, when both state a
     value of the kind asked for (a size, an amount, a time), at least `value_match_share`
     as strong. An old document with no such rival is not out of date, only old (a pet's
-    microchip number, who someone is)."""
+    microchip number, who someone is). `before`: per candidate, a time its rival must be
+    written before (a plan is changed before it happens), or +inf; `pairs` [i, j]: may j
+    rival i at all."""
     epochs = np.asarray(epochs, dtype=np.float64)
     dated = ~np.isnan(epochs)
     newer = (epochs[None, :] - epochs[:, None]) >= cfg.min_gap_days * SECONDS_PER_DAY   # [i, j]: j newer
+    if before is not None:
+        newer &= epochs[None, :] < np.asarray(before, dtype=np.float64)[:, None]
+    if pairs is not None:
+        newer &= pairs
     newer &= dated[None, :] & dated[:, None] & on_topic[None, :]
     covers = coverage[None, :] >= cfg.coverage_share * coverage[:, None] - 1e-9
     matches = evidence[None, :] >= cfg.match_share * evidence[:, None]
@@ -188,22 +196,48 @@ class TimeScorer:
                           has_value: np.ndarray, kind: str | None) -> np.ndarray:
         """Recurring calendar series that began before a document, not itself an event, that
         is about the same subject: the email that moved the practice, the council letter
-        that changed the bin day. An event planned after that document is not overtaken."""
+        that changed the bin day. An event planned after that document is not overtaken.
+        Likewise a one-off event whose entry was written (LAST-MODIFIED, DTSTAMP) before such
+        a document, written before the event and naming its day: the airline's schedule
+        change after the flight went in the calendar, not the dentist's reminder for another
+        day. (Past the event, the entry is the record of its day.)"""
         index = self.index
-        # Only a series: a one-off event is the record of its own day, whatever came later.
-        series = (index.occ_ptr[docs + 1] - index.occ_ptr[docs]) > 1 if index.occ_ptr.size else False
-        event = (index.doc_type[docs] == self.event_code) & series
+        one = (index.occ_ptr[docs + 1] - index.occ_ptr[docs]) if index.occ_ptr.size else np.zeros(len(docs), int)
+        is_event = index.doc_type[docs] == self.event_code
+        issued = index.doc_issued[docs]
+        one_off = is_event & (one <= 1) & ~np.isnan(issued) & (self.mentions is not None)
+        event = (is_event & (one > 1)) | one_off
         if not np.any(event):
             return event
+        # A one-off entry is as old as its writing, and only a letter before its day rivals it.
+        epochs = np.where(one_off, issued, epochs)
+        before = np.where(one_off, index.doc_epoch[docs], np.inf)
+        pairs = None
         # Who can move a standing plan: a person's mail or note, a notice; not a flyer.
         can_rival = np.isin(index.doc_type[docs], self.series_rival_codes)
         if kind is not None:
             # ... and states a value of the kind asked for (a new time, a new day): mail
             # that only talks about the subject leaves the plan as it was.
             can_rival &= has_value
+        if one_off.any():
+            pairs = np.ones((len(docs), len(docs)), dtype=bool)
+            pairs[one_off] = self._name_the_day(cands.rows, np.flatnonzero(one_off), can_rival & cands.on_topic)
         rival = rivalled(epochs, cands.parts["coverage"], cands.evidence, cands.on_topic & can_rival,
-                         has_value, self.config.time.rival)
+                         has_value, self.config.time.rival, before, pairs)
         return event & rival & ~np.isnan(epochs)
+
+    def _name_the_day(self, rows: np.ndarray, events: np.ndarray, rivals: np.ndarray) -> np.ndarray:
+        """[e, j]: does candidate j (one of `rivals`) write the day of one-off event `events[e]`
+        (a day either side: the event's day is read in UTC, the letter's in its own words)?"""
+        index = self.index
+        days = (index.doc_epoch[index.chunk_doc[rows[events]]] // SECONDS_PER_DAY).astype(np.int64) \
+            + date(1970, 1, 1).toordinal()
+        out = np.zeros((len(events), len(rows)), dtype=bool)
+        for j in np.flatnonzero(rivals):
+            named = self.mentions.named(int(rows[j]))[0]
+            if named:
+                out[:, j] = [bool(named & {d - 1, d, d + 1}) for d in days]
+        return out
 
     def score(self, query: Query, cands: Candidates) -> np.ndarray:
         """The time weight of each candidate; its ages are left on `cands` for the results."""
@@ -217,7 +251,11 @@ class TimeScorer:
             # Asked what happens on one day soon, a letter writing that very date is judged
             # like an event on it: by that day against the question's, not by when it was
             # written (the school's letter of a fortnight ago is the plan for Friday).
-            ages = np.where(cands.dated_in_window(self.mentions), 0.0, ages)
+            dated = cands.dated_in_window(self.mentions)
+            ages = np.where(dated, 0.0, ages)
+            day_letters = dated & (index.doc_type[docs] != self.event_code)
+        else:
+            day_letters = np.zeros(len(candidates), dtype=bool)
         period_end = None
         if window is not None and not near_term(window, self.config):
             period_end = window.end.timestamp() if window.kind == "period" else np.inf
@@ -238,6 +276,13 @@ class TimeScorer:
             weight = time_weight(model, ages, index.doc_type[docs],
                                  index.type_names, route.recency, cands.on_topic, rival)
         superseded = self.superseded_series(docs, epochs, cands, has_value, query.kind)
+        if day_letters.any() and query.kind in self.config.answer.value_kinds:
+            # ... and like such an event, a later letter writing that day with a value of the
+            # kind asked overtakes it (the airline's schedule change, the booking it changed);
+            # a reason is no such value: the later letter does not say why again.
+            superseded |= day_letters & rivalled(epochs, cands.parts["coverage"], cands.evidence,
+                                                 cands.on_topic & day_letters & has_value, has_value,
+                                                 self.config.time.rival)
         weight = np.where(superseded, weight * self.config.time.rival.superseded_event_factor, weight)
         cancelled = index.doc_cancelled[docs]
         weight = np.where(cancelled, weight * self.config.scoring.cancelled_factor, weight)

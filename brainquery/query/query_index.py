@@ -66,7 +66,7 @@ GROUP_KEYS = ("list_id", "invoice_vendor", "from", "pdf_author", "organizer")
 DOC_FIELDS = ("doc_id", "source", "message_id", "title", "doc_type", "source_date", "source_epoch",
               "date_source", "attachment", "parent_id", "status", "rrule", "tzid", "exdates",
               "event_end", "all_day", "from", "organizer", "invoice_vendor", "uid", "recurrence_id",
-              "rdates", "location", "calendar_tz", "date_floating",
+              "rdates", "location", "calendar_tz", "date_floating", "issued_date",
               # ... and what the next ingest needs to know it has a document already (read
               # from here instead of a scan of the whole collection: 23-34 s at 100k chunks).
               "content_hash", "file_path", "n_chunks", "imap_uidvalidity")
@@ -86,6 +86,7 @@ class QueryIndex:
     doc_epoch: np.ndarray          # float64 seconds; NaN = undated
     doc_type: np.ndarray           # int16 code into type_names
     doc_cancelled: np.ndarray      # bool: a cancelled calendar event
+    doc_issued: np.ndarray         # float64 seconds: when a calendar entry was written (NaN: unknown)
     type_names: tuple[str, ...]
     occ_doc: np.ndarray            # int32: calendar occurrences (document row ...
     occ_start: np.ndarray          # ... start and end, float64 seconds)
@@ -308,11 +309,13 @@ def document_arrays(docs: list[dict[str, Any]], chunk_doc: np.ndarray, chunk_no:
         else np.nan for d in docs], dtype=np.float64)
     doc_type = np.array([type_code[str(d.get("doc_type"))] for d in docs], dtype=np.int16)
     doc_cancelled = np.array([str(d.get("status", "")).upper() == "CANCELLED" for d in docs], dtype=bool)
+    doc_issued = np.array([_epoch_of(d.get("issued_date")) for d in docs], dtype=np.float64)
     occ_doc, occ_start, occ_end = _occurrences(docs, doc_epoch, config)   # sorted by document
     doc_chunk_order = np.lexsort((chunk_no, chunk_doc))
     doc_last_end = np.full(len(docs), -np.inf)
     np.maximum.at(doc_last_end, occ_doc, occ_end)
-    return dict(doc_epoch=doc_epoch, doc_type=doc_type, doc_cancelled=doc_cancelled, type_names=type_names,
+    return dict(doc_epoch=doc_epoch, doc_type=doc_type, doc_cancelled=doc_cancelled, doc_issued=doc_issued,
+                type_names=type_names,
                 occ_doc=occ_doc, occ_start=occ_start, occ_end=occ_end, doc_chunk_order=doc_chunk_order,
                 doc_chunk_ptr=_pointers(chunk_doc[doc_chunk_order], len(docs)),
                 occ_ptr=_pointers(occ_doc, len(docs)), doc_last_end=doc_last_end)
@@ -506,6 +509,12 @@ def _expand(doc: dict[str, Any], start: datetime, config: Config, overridden: li
         return []
 
 
+def _epoch_of(value: Any) -> float:
+    """Seconds of an ISO timestamp; NaN when there is none."""
+    parsed = parse_iso(value) if value else None
+    return parsed.timestamp() if isinstance(parsed, datetime) else np.nan
+
+
 def parse_iso(value: Any):
     """A stored ISO date (a bare day) or time (aware; a zoneless one read as UTC), or None."""
     from datetime import date
@@ -535,7 +544,7 @@ def _fingerprint(ids: list[str], hashes: list[str], dense: DenseEmbedder | None,
 
 
 # ---- the cache file: arrays and JSON text, never a pickle ----------------------------------
-_ARRAYS = ("chunk_doc", "chunk_no", "embeddings", "doc_epoch", "doc_type", "doc_cancelled",
+_ARRAYS = ("chunk_doc", "chunk_no", "embeddings", "doc_epoch", "doc_type", "doc_cancelled", "doc_issued",
            "occ_doc", "occ_start", "occ_end", "chunk_kinds", "doc_chunk_order", "doc_chunk_ptr",
            "occ_ptr", "doc_last_end")
 _PARTS = (("bm25.", SparseBM25, "bm25"), ("graph.", EvidenceGraph, "graph"),
@@ -599,7 +608,7 @@ def _consistent(ix: QueryIndex, config: Config) -> bool:
     format but the wrong shape is rebuilt, not indexed into)?"""
     n, m, n_occ = len(ix.chunk_ids), len(ix.docs), len(ix.occ_doc)
     shapes = {"chunk_doc": (n,), "chunk_no": (n,), "embeddings": (n, config.embedding.dims),
-              "doc_epoch": (m,), "doc_type": (m,), "doc_cancelled": (m,), "occ_start": (n_occ,),
+              "doc_epoch": (m,), "doc_type": (m,), "doc_cancelled": (m,), "doc_issued": (m,), "occ_start": (n_occ,),
               "occ_end": (n_occ,), "chunk_kinds": (n, len(ix.kind_names)),
               "doc_chunk_order": (n,), "doc_chunk_ptr": (m + 1,), "occ_ptr": (m + 1,),
               "doc_last_end": (m,)}

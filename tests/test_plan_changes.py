@@ -1,0 +1,111 @@
+"""A plan changed after it was written down: for the day it is about, the later letter
+that changes it is the answer, not the calendar entry or the booking it overtook; a later
+letter about another day changes nothing."""
+from __future__ import annotations
+
+import textwrap
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+from brainquery.brain import Brain
+
+NOW = datetime(2026, 11, 20, 12, tzinfo=timezone.utc)
+
+CALENDAR = textwrap.dedent("""\
+    BEGIN:VCALENDAR
+    VERSION:2.0
+    PRODID:-//test//EN
+    BEGIN:VEVENT
+    UID:gran-lands@example.com
+    DTSTAMP:20261001T190000Z
+    DTSTART;TZID=Europe/Dublin:20261212T084000
+    DTEND;TZID=Europe/Dublin:20261212T093000
+    SUMMARY:Gran lands - Dublin T2 (NW 204)
+    DESCRIPTION:NW 204 from Heathrow. Niamh collects her.
+    END:VEVENT
+    BEGIN:VEVENT
+    UID:bins@example.com
+    DTSTAMP:20260901T190000Z
+    DTSTART;TZID=Europe/Dublin:20261203T070000
+    DTEND;TZID=Europe/Dublin:20261203T073000
+    SUMMARY:Bins out - brown and green
+    END:VEVENT
+    END:VCALENDAR
+    """)
+
+
+def _mail(sender: str, subject: str, date: str, body: str) -> str:
+    return f"From: {sender}\nTo: Niamh <niamh@example.com>\nSubject: {subject}\nDate: {date}\n\n{body}\n"
+
+
+BOOKING = _mail("Northwind Air <bookings@northwind.example>", "Your booking ZT4K9P", "Thu, 01 Oct 2026 18:30:00 +0100",
+                "Passenger: MRS EILEEN DOYLE\nFlight NW 204 on Saturday 12 December 2026: departs London Heathrow "
+                "at 07:15 and arrives at Dublin Terminal 2 at 08:40.\nBooking reference ZT4K9P.")
+CHANGE = _mail("Northwind Air <bookings@northwind.example>", "Schedule change - booking ZT4K9P",
+               "Tue, 10 Nov 2026 07:02:00 +0000",
+               "We have had to change the schedule of a flight on booking ZT4K9P.\nPassenger: MRS EILEEN DOYLE\n"
+               "Flight NW 204 on Saturday 12 December 2026 now departs London Heathrow at 09:05 and arrives at "
+               "Dublin Terminal 2 at 10:30.\nNo action is needed if the new time suits you.")
+DENTIST = _mail("Liffey Dental <hello@liffeydental.example>", "Reminder: Eileen's check-up",
+                "Wed, 11 Nov 2026 09:00:00 +0000",
+                "Gran's dental check-up is on Tuesday 17 November 2026 at 14:00 with Dr Walsh.\n"
+                "Please arrive ten minutes early.")
+OTHERS = [
+    _mail("Scoil Mhuire <office@scoilmhuire.example>", "Christmas concert", "Mon, 02 Nov 2026 15:00:00 +0000",
+          "The Christmas concert is on Thursday 17 December 2026 at 18:30 in the hall."),
+    _mail("Dublin City Council <waste@dcc.example>", "Collection days", "Fri, 04 Sep 2026 10:00:00 +0100",
+          "Your brown and green bins are collected on Thursdays from 7am."),
+]
+
+
+def _brain(root: Path, with_change: bool, with_booking: bool = True) -> Brain:
+    files = root / "files"
+    files.mkdir(parents=True)
+    (files / "family.ics").write_text(CALENDAR.replace("\n", "\r\n"), encoding="utf-8")
+    letters = {"booking.eml": BOOKING, "dentist.eml": DENTIST, **{f"other{i}.eml": t for i, t in enumerate(OTHERS)}}
+    if with_change:
+        letters["change.eml"] = CHANGE
+    if not with_booking:
+        del letters["booking.eml"]
+    for name, text in letters.items():
+        (files / name).write_text(text, encoding="utf-8")
+    brain = Brain(root / "store")
+    brain.ingest([files], now=NOW)
+    return brain
+
+
+@pytest.fixture(scope="module")
+def changed(tmp_path_factory) -> Brain:
+    return _brain(tmp_path_factory.mktemp("changed"), with_change=True)
+
+
+@pytest.mark.parametrize("question", ["what time does gran land on the 12th",
+                                      "what time does gran's flight arrive on saturday 12 december"])
+def test_the_later_letter_for_the_day_overtakes_the_entry_and_the_booking(changed, question):
+    result = changed.ask(question, now=NOW)
+    assert result.results[0].source.endswith("change.eml"), [r.source for r in result.results]
+    # (A time is answered by its sentence: "... now departs at 09:05 and arrives at 10:30.")
+    assert "10:30" in result.answer and "08:40" not in result.answer, result.answer
+
+
+def test_the_later_letter_overtakes_the_calendar_entry_it_changed(tmp_path):
+    # The entry was written on 1 October (DTSTAMP), the airline wrote on 10 November.
+    result = _brain(tmp_path, with_change=True, with_booking=False).ask("what time does gran land on the 12th",
+                                                                         now=NOW)
+    assert result.results[0].source.endswith("change.eml"), [r.source for r in result.results]
+
+
+def test_a_later_letter_about_another_day_changes_nothing(changed):
+    # The dentist's reminder names Gran and a time and came after the flight was written
+    # down, but for 17 November: the flight's plan stands where nothing changed it.
+    result = changed.ask("when is gran's dental check-up", now=NOW)
+    assert result.results[0].source.endswith("dentist.eml")
+    result = changed.ask("what time are the bins out on 3 december", now=NOW)
+    assert result.results[0].source.endswith("family.ics#1") or "Bins" in (result.answer or "")
+
+
+def test_without_a_change_the_plan_as_written_answers(tmp_path):
+    result = _brain(tmp_path, with_change=False).ask("what time does gran land on the 12th", now=NOW)
+    assert "08:40" in (result.answer or "") or "8:40" in (result.answer or ""), result.answer
