@@ -109,3 +109,47 @@ def test_a_later_letter_about_another_day_changes_nothing(changed):
 def test_without_a_change_the_plan_as_written_answers(tmp_path):
     result = _brain(tmp_path, with_change=False).ask("what time does gran land on the 12th", now=NOW)
     assert "08:40" in (result.answer or "") or "8:40" in (result.answer or ""), result.answer
+
+
+SWIM_CALENDAR = textwrap.dedent("""\
+    BEGIN:VCALENDAR
+    VERSION:2.0
+    PRODID:-//test//EN
+    BEGIN:VEVENT
+    UID:swim@example.com
+    DTSTAMP:20260110T190000Z
+    DTSTART;TZID=Europe/Dublin:20260112T160000
+    DTEND;TZID=Europe/Dublin:20260112T170000
+    RRULE:FREQ=WEEKLY;BYDAY=MO
+    SUMMARY:Aoife - swimming (Marlins Squad B)
+    END:VEVENT
+    END:VCALENDAR
+    """)
+SWIM_LETTERS = {
+    "welcome.eml": _mail("Marlins Swim Club <coach@marlins.example>", "Aoife's place in Squad B",
+                         "Tue, 20 Jan 2026 18:00:00 +0000",
+                         "Hi Niamh, Aoife has a place in Squad B on Mondays. The squad fee is EUR 52 per month, "
+                         "paid by standing order."),
+    "term.eml": "List-Id: Marlins members <members.marlins.example>\n" + _mail(
+                      "Marlins Swim Club <coach@marlins.example>", "Term news", "Mon, 28 Sep 2026 18:00:00 +0100",
+                      "Dear Swimmers and Parents\n\nFEES: from 1 October the monthly squad fee goes up to EUR 56. "
+                      "This is our first increase in two years.\n\nCLUB GALA: Saturday 21 November. Entry is "
+                      "EUR 12 per swimmer.\n\nUnsubscribe from club news: marlins.example/unsubscribe"),
+    "other.eml": OTHERS[0],
+    "bins.eml": OTHERS[1],
+    "dentist.eml": DENTIST,
+}
+
+
+def test_a_club_letter_to_all_its_members_overtakes_the_fee_it_raised(tmp_path):
+    # The club's welcome named Aoife and her fee; its later letter to every swimmer raises it
+    # without naming her, and the calendar's swimming entry names both and states neither.
+    files = tmp_path / "files"
+    files.mkdir()
+    (files / "family.ics").write_text(SWIM_CALENDAR.replace("\n", "\r\n"), encoding="utf-8")
+    for name, text in SWIM_LETTERS.items():
+        (files / name).write_text(text, encoding="utf-8")
+    brain = Brain(tmp_path / "store")
+    brain.ingest([files], now=NOW)
+    result = brain.ask("how much is aoife's swimming a month now", now=NOW)
+    assert result.answer == "EUR 56", (result.answer, [r.source for r in result.results])

@@ -147,6 +147,7 @@ class Asker:
                          else Analyzer(config.text))
         self.router = router or load_router(config.router)
         self.ranker = Ranker(index, config)
+        self._coverage = next(s for s in self.ranker.scorers if s.name == "coverage")
         self._extracts: dict[tuple[int, str | None], answers.Extract] = {}
         # Per document of this index, the days its text names (read once: the text is fixed).
         self._days_named: dict[int, list[tuple[str, date]]] = {}
@@ -771,29 +772,34 @@ class Asker:
         vaccine does not replace the receipt that names rabies. (The lead always competes:
         an older document is never "newer" than it because the lead itself fell short of
         the coverage floor.) `by_issuer`, for a current value: a later letter from the
-        lead's own issuer need only reach the floor (the energy company that billed "gas" and
+        lead's own issuer (or a competing letter's) need only reach the floor (the energy company that billed "gas" and
         "electricity" writes that the direct debit changes without naming either), if it
-        names whoever the question asks about. `at_floor`, for the value before the current
-        one: the old value's document need only reach the floor (the note of the new modem
+        names whoever the question asks about or writes to a group they are in ("Dear
+        Swimmers and Parents": the club's new squad fee is Kiara's too). `at_floor`, for
+        the value before the current one: the old value's document need only reach the floor (the note of the new modem
         says "modem"; the house note with the old password never did)."""
         cfg = self.config
         floor = cfg.confidence.min_coverage
         coverage = floor if at_floor else max(lead.parts["coverage"], floor)
         authority = cfg.answer.supersede_type_share * lead.parts["type_weight"]
-        issuer = self._issuer_domain(lead.doc) if by_issuer else ""
-
-        def complete(r: Ranked) -> bool:
-            if r.parts["coverage"] >= coverage - 1e-9:
-                return True
-            return (bool(issuer) and r.parts["coverage"] >= floor - 1e-9 and self._issuer_domain(r.doc) == issuer
-                    and self._asked <= set(self.analyzer.tokens(self._doc_text(r.doc))))
-
         # The value before the current one is not asked about in the old document's words
         # ("the OLD code" is what the new note says): its score is no measure of it.
         share = 0.0 if at_floor else cfg.answer.supersede_share
-        return [lead] + [r for r in pool if r is not lead
-                         and r.score >= share * lead.score and r.parts["answer_type"] >= 1.0
-                         and r.parts["type_weight"] >= authority - 1e-9 and complete(r)]
+        # Measured before time: a newer letter's own decay (a club's term letter ages as a
+        # newsletter does) is no reason it cannot have replaced an older one.
+        able = [r for r in pool if r is not lead and _before_time(r) >= share * _before_time(lead)
+                and r.parts["answer_type"] >= 1.0 and r.parts["type_weight"] >= authority - 1e-9]
+        full = [r for r in able if r.parts["coverage"] >= coverage - 1e-9]
+        # The issuers: the lead's, and (the lead being a calendar entry that states nothing
+        # of it) that of any letter competing in full.
+        issuers = {self._issuer_domain(r.doc) for r in [lead, *full]} - {""} if by_issuer else set()
+
+        def by_its_issuer(r: Ranked) -> bool:
+            return (r.parts["coverage"] >= floor - 1e-9 and self._issuer_domain(r.doc) in issuers
+                    and (self._asked <= set(self.analyzer.tokens(self._doc_text(r.doc)))
+                         or self._coverage.to_group(r.doc)))
+
+        return [lead] + [r for r in able if r in full or (issuers and by_its_issuer(r))]
 
     def _issuer_domain(self, doc: int) -> str:
         """The mail domain a document came from, when it is a business's own (not webmail)."""
@@ -1227,6 +1233,12 @@ def _who_to_ask(meta: dict) -> str:
 def _blank(line: str, value: str) -> str:
     """`line` with every occurrence of `value` (any case) taken out."""
     return re.sub(re.escape(value), " ", line, flags=re.IGNORECASE)
+
+
+def _before_time(r: Ranked) -> float:
+    """A document's score without its time weight."""
+    decay = r.parts.get("decay", 1.0)
+    return r.score / decay if decay > 0 else 0.0
 
 
 def _epoch(index: QueryIndex, doc: int) -> float:
