@@ -172,6 +172,7 @@ class ScoringSection:
     coverage_word_prefixes: tuple[str, ...]   # "unblock" counts as "block" where only that is used
     coverage_word_suffixes: tuple[str, ...]   # "NCT'd" ("nctd") as "nct"
     coverage_word_min_stem: int               # ... leaving at least this many letters
+    coverage_word_compound_min: int           # a word this long may open a compound ("Kaminfeger-meister")
     coverage_name_share: float
     aside_break: str
     aside_weight: float

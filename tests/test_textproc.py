@@ -389,12 +389,19 @@ def test_rubbish_is_a_kind_of_collection_not_any_collecting(analyzer):
     pytest.param("when does the car have to be NCT'd by", "Your car's NCT is due by 30/11/2026", True, id="clitic"),
     pytest.param("who did we get to re-shingle the roof", "Summit Ridge Roofing: shingles replaced", True, id="re-"),
     pytest.param("what's the dentist's fax number", "Lakeview Dental, phone (608) 555-0143", False, id="fax-is-no-form-of-anything"),
+    pytest.param("when was the kaminfeger last here", "Rechnung - Kaminfegermeister Studer, 22.01.2026", True,
+                 id="the-first-part-of-a-compound"),
+    pytest.param("which schornsteinfeger do we use", "Schornsteinfegerei Lange GmbH, Rechnung 4471", True,
+                 id="a-compound-as-a-business-names-itself"),
+    pytest.param("who is the gardener", "Gardenia Florists: your order is ready", False,
+                 id="a-word-the-store-has-opens-no-compound"),
 ])
 def test_a_word_the_store_lacks_counts_as_the_form_it_has(analyzer, question, document, covered):
     from brainquery.query.coverage import WordForms
     ignore = set(analyzer.tokens(" ".join(CONFIG.confidence.question_words))) | set(CONFIG.confidence.question_words)
     scoring = CONFIG.scoring
-    forms = WordForms(scoring.coverage_word_prefixes, scoring.coverage_word_suffixes, scoring.coverage_word_min_stem)
+    forms = WordForms(scoring.coverage_word_prefixes, scoring.coverage_word_suffixes, scoring.coverage_word_min_stem,
+                      scoring.coverage_word_compound_min)
     terms, found = _found(analyzer, question, [document, "Bins go out on Thursday", "Biscuit's walk at the park"],
                           ignore=ignore, forms=forms)
     assert bool(found[0].all()) is covered, terms

@@ -477,6 +477,12 @@ class Asker:
     def _prepare(self, question: str, route: Route, now: datetime) -> Query:
         index, scoring = self.index, self.config.scoring
         terms = self._weighted_terms(question)
+        forms = WordForms(scoring.coverage_word_prefixes, scoring.coverage_word_suffixes,
+                          scoring.coverage_word_min_stem, scoring.coverage_word_compound_min)
+        # A word the store has only in compounds ("Kaminfegermeister") is searched as one.
+        vocabulary = index.bm25.vocab_ if index.n_chunks else {}
+        terms += [(c, w) for t, w in terms if t not in vocabulary
+                  and (c := forms.compound(t, lambda: index.bm25.ordered_vocab)) is not None]
         bm25_all = index.bm25.scores(terms) if index.n_chunks else np.zeros(0)
         if index.dense is not None and index.n_chunks:
             # float32 like the matrix: a float64 vector would copy the whole matrix to float64.
@@ -504,8 +510,7 @@ class Asker:
                      prior_df_share=scoring.coverage_prior_df_share,
                      names=names, name_share=scoring.coverage_name_share,
                      name_max_df_share=scoring.coverage_name_max_df_share,
-                     forms=WordForms(scoring.coverage_word_prefixes, scoring.coverage_word_suffixes,
-                                     scoring.coverage_word_min_stem))
+                     forms=forms)
         kind = answers.expected_kind(question, self.config.answer)
         # The words that name the kind of value asked for ("the dentist's phone number"): the
         # value itself is the evidence (answer_type), a letter need not say "phone".

@@ -17,6 +17,7 @@ its contribution.
 """
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Sequence
 from pathlib import Path
@@ -53,6 +54,12 @@ def idf_function(name: str):
 class SparseBM25:
     def __init__(self, cfg: BM25Section):
         self.cfg = cfg
+
+    @functools.cached_property
+    def ordered_vocab(self) -> tuple[str, ...]:
+        """The vocabulary in order (sorted once, when a question first asks for a word the
+        store lacks: coverage.WordForms)."""
+        return tuple(sorted(self.vocab_))
 
     def fit(self, corpus_tokens: Sequence[Sequence[str]]) -> SparseBM25:
         cfg = self.cfg

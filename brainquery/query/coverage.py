@@ -18,8 +18,9 @@ store the weights lean to equal, in a large one they are the store's own.
 """
 from __future__ import annotations
 
+import bisect
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -79,7 +80,7 @@ class TopicTerms:
         # "blocked", "re-shingle" of "shingles", "NCT'd" of "NCT"): then it is that word.
         forms = forms or WordForms()
         typed = set(analyzer.tokens(question))   # not the synonyms and translations added
-        base = [t for t in dict.fromkeys(forms.seen(t, bm25.vocab_) for t, _ in terms if t in typed)
+        base = [t for t in dict.fromkeys(forms.seen(t, bm25.vocab_, lambda: bm25.ordered_vocab) for t, _ in terms if t in typed)
                 if t not in ignore]
         own_alternatives = {t: analyzer.synonyms(t) for t in base}
         # Another word for it, not the word in another language ("furnace" for "heating" is
@@ -248,12 +249,18 @@ def _compounds(words: list[str], base: list[str], heads: frozenset[str], names: 
 class WordForms:
     """Affixes a question may put on a word the documents use: a word the store lacks
     that is one of its words with a prefix (re-, un-: "unblock" of "blocked") or a
-    clitic's last letter ("NCT'd" -> "nctd" -> "nct") is that word."""
+    clitic's last letter ("NCT'd" -> "nctd" -> "nct") is that word; and one of at least
+    `compound_min` letters that opens words the store has is the first of them, a compound
+    of it as German, Dutch, Swedish and Afrikaans write them ("Kaminfeger" of the
+    "Kaminfegermeister" who signs the bill)."""
     prefixes: tuple[str, ...] = ()
     suffixes: tuple[str, ...] = ()
     min_stem: int = 1
+    compound_min: int = 0
 
-    def seen(self, term: str, vocabulary: Mapping[str, int]) -> str:
+    def seen(self, term: str, vocabulary: Mapping[str, int],
+             ordered: Callable[[], Sequence[str]] = tuple) -> str:
+        """`ordered`: the vocabulary's words in order (for compounds; asked only then)."""
         if term in vocabulary:
             return term
         for prefix in self.prefixes:
@@ -264,7 +271,16 @@ class WordForms:
             rest = term[:-len(suffix)]
             if term.endswith(suffix) and len(rest) >= self.min_stem and rest in vocabulary:
                 return rest
-        return term
+        return self.compound(term, ordered) or term
+
+    def compound(self, term: str, ordered: Callable[[], Sequence[str]]) -> str | None:
+        """The first word of `ordered()` that `term` opens and is longer than, if `term` is
+        long enough to open a compound."""
+        if not self.compound_min or len(term) < self.compound_min:
+            return None
+        ordered = ordered()
+        at = bisect.bisect_right(ordered, term)
+        return ordered[at] if at < len(ordered) and ordered[at].startswith(term) else None
 
 
 def topic_idf(df: np.ndarray, n_chunks: int, idf: str, prior_chunks: float,
