@@ -496,6 +496,8 @@ def test_a_letter_to_a_group_opens_so_in_other_languages_too(opening, to_group):
                  "health", id="swiss-insurer"),
     pytest.param("how much do we pay the cleaner an hour", "Ab Oktober verlange ich 38 Franken pro Stunde.",
                  "hour", id="a-rate-by-the-hour"),
+    pytest.param("what time does the after school club close", "Från och med 2 november stänger vi kl. 17.30.",
+                 "close", id="a-notice-says-when-it-closes"),
 ])
 def test_an_english_question_finds_the_word_in_the_households_other_languages(analyzer, question, document, term):
     terms, found = _found(analyzer, question, [document, "The garden centre is open late on Thursdays."],

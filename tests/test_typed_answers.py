@@ -1121,3 +1121,13 @@ def test_a_time_is_no_label_colon_in_a_table_row():
     # "MAN 12:40" is a table cell, not a "Label: value" line: the row is read by its columns.
     text = "Flight Departs Arrives\nBW 318 12:40 16:10\n"
     assert answer_of(text, "what time does the flight arrive", "time").shown == "16:10"
+
+
+@pytest.mark.parametrize("text, question, value", [
+    pytest.param("Från och med måndag 2 november stänger fritids kl. 17.30. Öppningstiden är som förut, kl. 06.30.",
+                 "what time does fritids close now", "17.30", id="swedish-clock"),
+    pytest.param("Die Führung dauert ca. 90 Minuten und beginnt um 14.00 Uhr.", "what time does the tour start",
+                 "14.00", id="an-approximation"),
+])
+def test_an_abbreviation_before_a_number_ends_no_sentence(text, question, value):
+    assert answer_of(text, question, "time").shown == value

@@ -18,10 +18,11 @@ from ..config import AnswerSection
 
 # A full stop after a title, an initial or an abbreviation that always goes on ends no
 # sentence: "Dr. Hannah Brooks", "J. Smith", "Annual premium (incl. 3% levy) €612.40",
-# "Ballincollig, Co. Cork"; nor does a currency's ("Total: Rs. 6,318.00", "kr. 450").
+# "Ballincollig, Co. Cork"; nor does a currency's ("Total: Rs. 6,318.00", "kr. 450"), nor
+# the Scandinavian clock's ("stänger kl. 17.30") or an approximation's ("ca. 20 minutes").
 _NOT_AN_END = "".join(rf"(?<!\b{re.escape(word)})" for word in (
     "Dr.", "Mr.", "Mrs.", "Ms.", "Mx.", "St.", "Jr.", "Sr.", "Prof.", "Mt.", "Rev.", "Hr.", "Fr.", "Nr.", "No.",
-    "Rs.", "kr.", "Kr.",
+    "Rs.", "kr.", "Kr.", "kl.", "Kl.", "ca.", "Ca.",
     "incl.", "Incl.", "excl.", "Excl.", "approx.", "Approx.", "inkl.", "zzgl.", "e.g.", "i.e.", "vs.", "Co."))
 _MIN_TURNS, _MIN_VOICES = 2, 2     # what makes lines opening "Name:" a conversation
 # A transcript line: a name (one to three capitalised words) and a colon ("Caroline: ...").
