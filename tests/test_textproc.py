@@ -498,6 +498,8 @@ def test_a_letter_to_a_group_opens_so_in_other_languages_too(opening, to_group):
                  "hour", id="a-rate-by-the-hour"),
     pytest.param("what time does the after school club close", "Från och med 2 november stänger vi kl. 17.30.",
                  "close", id="a-notice-says-when-it-closes"),
+    pytest.param("whats the number plate of the octavia", "Skoda Octavia, 2019. Kontrollschild BE 204 771.",
+                 "number", id="a-swiss-number-plate"),
 ])
 def test_an_english_question_finds_the_word_in_the_households_other_languages(analyzer, question, document, term):
     terms, found = _found(analyzer, question, [document, "The garden centre is open late on Thursdays."],

@@ -346,6 +346,9 @@ def test_who_did_a_job_is_the_business_whose_mail_domain_its_signature_spells(tm
     ("how much electricity did we use in september", "usage"),
     ("what was our water usage in july", "usage"),
     ("how much did the electricity cost in september", "amount"),
+    ("whats the number plate of the octavia", None),    # a plate's number, not one to call
+    ("whats the car number", None),                     # (as Indian English names the registration)
+    ("whats the garage's number", "phone"),
 ])
 def test_the_kind_of_value_a_question_asks_for(question, kind):
     assert expected_kind(question, CFG.answer) == kind
