@@ -383,6 +383,9 @@ class AnswerSection:
     asked_labels: tuple[tuple[str, str, str], ...]
     report_modals: tuple[str, ...]   # a verb after these tells of what is to come, not of what was done
     owed_cue: str               # a question about what is owed ("how much do we still owe")
+    paid_cue: str               # a question about what was paid or charged
+    deduction_label: str        # ... answered, after a deduction ("ROT avdrag"), by what is to pay
+    reference_point: str        # "after the ROT deduction": where a value is taken, not a line asked for
     whole_cue: str              # a question about what a whole job came to ("end up costing")
     value_labels: tuple[tuple[str, str], ...]
     # Kinds answered by the value alone ("$4.11"); the others by their sentence.
@@ -393,7 +396,7 @@ class AnswerSection:
 
     def __post_init__(self) -> None:
         # A bad regex fails here, when the config is read, not at the first question.
-        for key in ("issuer_cue", "record_date_label", "total_label", "owed_label", "remaining_label", "net_total_label", "owed_cue", "whole_cue", "sentence_head", "latest_cue", "retraction_cue",
+        for key in ("issuer_cue", "record_date_label", "total_label", "owed_label", "remaining_label", "net_total_label", "owed_cue", "paid_cue", "deduction_label", "reference_point", "whole_cue", "sentence_head", "latest_cue", "retraction_cue",
                     "due_cue", "salutation", "retired_value", "old_line", "new_line", "delta_value", "currency_mark", "proposal_cue", "former_cue", "first_cue", "transaction_cue", "record_cue", "reminder_cue"):
             try:
                 re.compile(getattr(self, key))

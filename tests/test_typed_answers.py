@@ -42,7 +42,9 @@ def answer_of(text: str, question: str, kind: str):
     return extract(text, kind, weights, ANALYZER.tokens_many, CFG.answer, naming_words=naming,
                    rate=rate_asked(question, CFG.answer), labels_asked=labels,
                    owed_asked=re.search(CFG.answer.owed_cue, question, re.IGNORECASE) is not None,
-                   whole_asked=re.search(CFG.answer.whole_cue, question, re.IGNORECASE) is not None)
+                   whole_asked=re.search(CFG.answer.whole_cue, question, re.IGNORECASE) is not None,
+                   paid_asked=re.search(CFG.answer.paid_cue, question, re.IGNORECASE) is not None,
+                   point_asked=re.search(CFG.answer.reference_point, question, re.IGNORECASE) is not None)
 
 
 @pytest.mark.parametrize("question, value", [
@@ -1134,3 +1136,31 @@ def test_a_time_is_no_label_colon_in_a_table_row():
 ])
 def test_an_abbreviation_before_a_number_ends_no_sentence(text, question, value):
     assert answer_of(text, question, "time").shown == value
+
+
+ROT_RECEIPT = """Receipt 2231 - Bergs Rör AB
+Work Type Amount
+Replace kitchen mixer tap Labour 2 400,00
+Mixer tap Gustavsberg Material 1 150,00
+Total incl. moms 3 550,00
+ROT deduction 30 % of labour -720,00
+To pay 2 830,00
+Paid by Swish on site.
+"""
+DEPOSIT_INVOICE = """Invoice 5512 - Harbour Decks
+Deck boards and labour 1 $6,400.00
+Total $6,400.00
+Less deposit received ($2,000.00)
+Balance due $4,400.00
+"""
+
+
+@pytest.mark.parametrize("text, question, value", [
+    pytest.param(ROT_RECEIPT, "what did we pay for the kitchen tap", "2 830,00", id="after-a-tax-deduction"),
+    pytest.param(ROT_RECEIPT, "what did bergs charge after rot", "2 830,00", id="charged-after-the-deduction"),
+    pytest.param(ROT_RECEIPT, "how much was the kitchen tap job before the rot deduction", "3 550,00",
+                 id="asked-before-it-the-total"),
+    pytest.param(DEPOSIT_INVOICE, "what did we pay for the deck", "$6,400.00", id="a-deposit-was-paid-too"),
+])
+def test_what_was_paid_after_a_deduction_is_what_was_to_pay(text, question, value):
+    assert answer_of(text, question, "amount").shown == value

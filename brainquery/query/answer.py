@@ -162,7 +162,7 @@ def speakers(text: str) -> set[str]:
 def extract(text: str, kind: str | None, term_weights: dict[str, float],
             tokenize: Callable[[Sequence[str]], list[list[str]]], cfg: AnswerSection,
             title: str = "", people: frozenset[str] = frozenset(), owed_asked: bool = False,
-            whole_asked: bool = False,
+            whole_asked: bool = False, paid_asked: bool = False, point_asked: bool = False,
             labels_asked: tuple[tuple[str, str], ...] = (),
             naming_words: frozenset[str] | None = None, rate: re.Pattern | None = None) -> Extract:
     """The best `max_sentences` sentences of `text` for the question, in document order.
@@ -311,6 +311,10 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
     naming_weight = (_named_lines(token_sets, found, term_weights, cfg, naming, titled) if span
                      else np.zeros(len(sentences)))
     named = naming_weight > 0
+    if point_asked and kind in cfg.total_kinds:
+        # "What did they charge after ROT": the deduction is where the value is taken, not
+        # the line asked for.
+        named &= ~_labelled(sentences, cfg.deduction_label)
     if kind in cfg.total_kinds and whole_asked:
         # "What did the inverter and batteries END UP costing": the job the lines make up,
         # its total, however many of them the question names.
@@ -357,13 +361,22 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
             total = _labelled(sentences, cfg.total_label)
             # ("TOTAL balance due R30 140,00" under the invoice total is what remains.)
             owed = _labelled(sentences, cfg.owed_label) & (~total | _labelled(sentences, cfg.remaining_label))
+            deducted = np.flatnonzero(_labelled(sentences, cfg.deduction_label) & (has_span > 0))
+            before_deduction = np.zeros(len(sentences), dtype=bool)
+            if paid_asked and deducted.size and (owed[deducted[0]:] & (has_span[deducted[0]:] > 0)).any():
+                # What was paid after a deduction ("ROT avdrag -12 800,00") is what is to pay,
+                # not the total before it.
+                before_deduction = np.arange(len(sentences)) < deducted[0]
+                owed &= before_deduction
+                before_deduction &= total
             # A subtotal is the total only when no other total follows it ("Subtotal £120.83
             # / VAT £24.17 / TOTAL £145.00": £145.00, though the subtotal sits next to the
             # job's lines).
             net = _labelled(sentences, cfg.net_total_label) & (has_span > 0)
             gross = total & ~net & (has_span > 0)
             net &= np.cumsum(gross[::-1])[::-1] > 0
-            label_bonus = label_bonus * np.where((owed & (not owed_asked)) | net, 1.0, cfg.total_label_weight)
+            label_bonus = label_bonus * np.where((owed & (not owed_asked)) | net | before_deduction,
+                                                 1.0, cfg.total_label_weight)
     relevant = ((overlap + context) > 0) | labelled | labelled_value
     # An item of a list that holds the question's words says what the list has on it; the
     # other items are other things, whatever kind of value they name. Words the title or

@@ -174,7 +174,7 @@ class Asker:
         self._event_code = codes.get("calendar_event", -1)
         self._series = Series(index.docs, index.doc_epoch, config.events)
         self._named: set[str] = set()
-        self._owed_asked = self._whole_asked = False
+        self._owed_asked = self._whole_asked = self._paid_asked = self._point_asked = False
         self._labels_asked: tuple[tuple[str, str], ...] = ()
         self._former_asked = self._first_asked = False
         self._naming_words: frozenset[str] = frozenset()
@@ -211,6 +211,8 @@ class Asker:
         self._named = {w.casefold() for w in _NAME.findall(question)}
         self._owed_asked = re.search(self.config.answer.owed_cue, question, re.IGNORECASE) is not None
         self._whole_asked = re.search(self.config.answer.whole_cue, question, re.IGNORECASE) is not None
+        self._paid_asked = re.search(self.config.answer.paid_cue, question, re.IGNORECASE) is not None
+        self._point_asked = re.search(self.config.answer.reference_point, question, re.IGNORECASE) is not None
         self._labels_asked = tuple((kind, label) for kind, cue, label in self.config.answer.asked_labels
                                    if re.search(cue, question, re.IGNORECASE))
         # Asked for the value before the current one ("the old code"), or the first of all.
@@ -1080,6 +1082,7 @@ class Asker:
                                self.analyzer.tokens_many, self.config.answer,
                                title=str(self.index.docs[doc].get("title", "")), people=people,
                                owed_asked=self._owed_asked, whole_asked=self._whole_asked,
+                               paid_asked=self._paid_asked, point_asked=self._point_asked,
                                labels_asked=self._labels_asked,
                                naming_words=self._naming_words,
                                rate=self._rate)
