@@ -1164,3 +1164,19 @@ Balance due $4,400.00
 ])
 def test_what_was_paid_after_a_deduction_is_what_was_to_pay(text, question, value):
     assert answer_of(text, question, "amount").shown == value
+
+
+CHALET_BOOKING = """Confirmation de réservation n° AL-2027-0101
+Location 7 nuits 1'980.-
+Nettoyage final 160.-
+Total 2'140.-
+Acompte de 30 % (CHF 642.-) payable jusqu'au 30 septembre 2026. Solde de CHF 1'498.- payable jusqu'au 13 janvier 2027.
+"""
+
+
+@pytest.mark.parametrize("question, value", [
+    pytest.param("how much is left to pay for the chalet", "CHF 1'498.-", id="the-balance-in-french"),
+    pytest.param("how much is the chalet", "2'140.-", id="the-total-unless-the-balance-is-asked"),
+])
+def test_a_balance_is_what_is_owed_in_the_languages_bills_come_in(question, value):
+    assert answer_of(CHALET_BOOKING, question, "amount").shown == value
