@@ -1180,3 +1180,27 @@ Acompte de 30 % (CHF 642.-) payable jusqu'au 30 septembre 2026. Solde de CHF 1'4
 ])
 def test_a_balance_is_what_is_owed_in_the_languages_bills_come_in(question, value):
     assert answer_of(CHALET_BOOKING, question, "amount").shown == value
+
+
+HOME_POLICY = """Homeowners Policy Declarations HP-55120 - Lakeland Mutual
+Coverage Limit
+A - Dwelling $410,000
+B - Personal property $287,000
+Water backup (endorsement WB-10) $15,000
+Deductibles
+All perils $1,000
+Water backup $2,000
+Premium Amount
+Base premium $1,212.00
+Water backup endorsement $84.00
+Total annual premium $1,296.00
+"""
+
+
+@pytest.mark.parametrize("question, value", [
+    pytest.param("how much water backup coverage do we have", "$15,000", id="the-row-the-heading-completes"),
+    pytest.param("what is the deductible for water backup", "$2,000", id="another-table-another-row"),
+    pytest.param("whats our home insurance deductible", "$1,000", id="the-general-case-first"),
+])
+def test_a_row_and_its_heading_together_say_what_is_asked(question, value):
+    assert answer_of(HOME_POLICY, question, "amount").shown == value

@@ -551,12 +551,24 @@ def _named_lines(token_sets: list[set[str]], found: list[str | None], term_weigh
     heading = [bool((tokens & subject) - valued - titled) and f is None and len(tokens) <= cfg.heading_max_words
                for tokens, f in zip(token_sets, found)]
     share = 0.0
+    # A row that says, with its table's heading, every word the question names a line by
+    # ("Sewer backup (endorsement) $25,000" under "Coverage Limit", asked how much sewer
+    # backup coverage there is; the "Sewer backup $2,500" under "Deductible" says less)
+    # is the one asked for, when it is the only one.
+    asked = subject & set().union(*token_sets)
+    under: set[str] = set()
+    whole = np.zeros(len(found), dtype=bool)
     for i, f in enumerate(found):
         if f is None:
             share = 1.0 if heading[i] else 0.0
-        elif share:
-            named[i] += share
-            share = cfg.heading_row_share
+            under = token_sets[i] if heading[i] else set()
+        else:
+            whole[i] = len(asked) > 1 and asked <= (token_sets[i] | under)
+            if share:
+                named[i] += share
+                share = cfg.heading_row_share
+    if whole.sum() == 1:
+        named[whole] = max(float(named.max()) * cfg.line_name_dominance, 1.0) * len(asked)
     return named
 
 
