@@ -554,8 +554,9 @@ def _named_lines(token_sets: list[set[str]], found: list[str | None], term_weigh
     # A row that says, with its table's heading, every word the question names a line by
     # ("Sewer backup (endorsement) $25,000" under "Coverage Limit", asked how much sewer
     # backup coverage there is; the "Sewer backup $2,500" under "Deductible" says less)
-    # is the one asked for, when it is the only one.
-    asked = subject & set().union(*token_sets)
+    # is the one asked for, when it is the only one. (The title's words name the document:
+    # "QualityHosting AG" in its small print is no line asked for.)
+    asked = (subject & set().union(*token_sets)) - titled
     under: set[str] = set()
     whole = np.zeros(len(found), dtype=bool)
     for i, f in enumerate(found):
