@@ -1205,3 +1205,14 @@ Total annual premium $1,296.00
 ])
 def test_a_row_and_its_heading_together_say_what_is_asked(question, value):
     assert answer_of(HOME_POLICY, question, "amount").shown == value
+
+
+@pytest.mark.parametrize("question, latest", [
+    ("what did the last boiler service cost", True),
+    ("when was the dog last weighed", True),
+    ("what time does school finish on the last day of term", False),    # a day, not the latest one
+    ("what time does school finish on the last day before christmas", False),
+    ("when is the last lesson of the term", False),
+])
+def test_the_last_day_of_term_names_a_day_not_the_latest_time(question, latest):
+    assert (re.search(CFG.answer.latest_cue, question, re.IGNORECASE) is not None) is latest
