@@ -1216,3 +1216,18 @@ def test_a_row_and_its_heading_together_say_what_is_asked(question, value):
 ])
 def test_the_last_day_of_term_names_a_day_not_the_latest_time(question, latest):
     assert (re.search(CFG.answer.latest_cue, question, re.IGNORECASE) is not None) is latest
+
+
+def test_the_last_visit_is_the_newest_record_whatever_it_states(tmp_path):
+    # Asked what was wrong (no value that supersedes), the newest record of a visit answers;
+    # the reminder that came after it is a plan, not a visit.
+    brain = _brain_of(tmp_path, {
+        "2024-receipt.txt": "Date: 2024-06-05\nOak Vets - your receipt - Pepper\nPepper was at the vets today. "
+                            "What was wrong: an ear infection (left ear), treated with drops.\nConsultation €45.00\n"
+                            "Total paid: €45.00\n",
+        "2026-receipt.txt": "Date: 2026-08-27\nOak Vets receipt\nPatient: Pepper\nWhat was wrong: grass seed in her "
+                            "paw\nConsultation €58.00\nTotal paid: €58.00\n",
+        "reminder.eml": _letter("front@oakvets.example", "Pepper is due her booster", "Wed, 30 Sep 2026 09:00:00 +0100",
+                                "Pepper is due for her annual booster at Oak Vets. Book online or call us.")})
+    result = brain.ask("What was wrong with Pepper the last time she was at the vets?", now=NOW)
+    assert result.results[0].source.endswith("2026-receipt.txt"), [r.source for r in result.results]

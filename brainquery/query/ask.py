@@ -659,6 +659,10 @@ class Asker:
             pool = ranked + named
             chosen = (self._first if self._first_asked else self._former)(pool, kind, term_weights, now)
             return [chosen] + [r for r in ranked if r is not chosen] if chosen is not ranked[0] else ranked
+        if latest and kind not in cfg.answer.value_kinds and len(ranked) > 1 and route.window is None:
+            # "What was wrong with Bramble the last time she was at the vets": the newest
+            # record among the leading documents about it, whatever it states.
+            return self._latest_record(ranked, now)
         if ((route.pattern not in cfg.answer.supersede_patterns and not latest)
                 or kind not in cfg.answer.value_kinds or len(ranked) < 2 or route.window is not None):
             # (A question that names its time, "the July bill", asks for that time's value.)
@@ -690,6 +694,24 @@ class Asker:
         if lead is ranked[0] and (newest is lead or (
                 current is not None and answers.same_value(current, values[newest.doc], kind))):
             return ranked   # the top document already states the latest value
+        return [newest] + [r for r in ranked if r is not newest]
+
+    def _latest_record(self, ranked: list[Ranked], now: float) -> list[Ranked]:
+        """The last time something happened, asked for no value of a kind that supersedes
+        (a reason, a name, a sentence): of the documents competing with the first that is
+        no plan (`_competing`; quotes, reminders and bookings ahead are plans), the newest
+        written by now goes first."""
+        today = self._today(now)
+        pool = ranked[:self.config.answer.evidence_pool]
+        plans = {r.doc for r in pool if self._plan(r.doc, today)}
+        lead = next((r for r in pool if r.doc not in plans), None)
+        if lead is None:
+            return ranked
+        done = [r for r in self._competing(lead, pool) if r.doc not in plans and _epoch(self.index, r.doc) <= now
+                and self.index.doc_type[r.doc] != self._event_code and not np.isnan(self.index.doc_epoch[r.doc])]
+        if not done:
+            return ranked
+        newest = max(done, key=lambda r: _epoch(self.index, r.doc))
         return [newest] + [r for r in ranked if r is not newest]
 
     def _transaction(self, ranked: list[Ranked], now: float) -> list[Ranked]:
