@@ -513,3 +513,17 @@ def test_a_translation_does_not_stop_another_word_for_a_phrase_from_covering_it(
     docs = ["Change the furnace filter (16x25x4) this Saturday"]
     terms, found = _found(analyzer, "which filter does our heating system take", docs, ignore={"take"})
     assert found[0, terms.index("heat")]
+
+
+@pytest.mark.parametrize("question, role", [
+    ("roofing company 2023?", "compani"),
+    ("whats the number of the lady on the school bus", "ladi"),
+    ("who was the tree felling outfit", "outfit"),
+])
+def test_a_role_named_by_the_word_before_it_is_no_topic(analyzer, question, role):
+    # "The roofing company" is the roofer: the Summit Ridge Roofing invoice never says
+    # "company", and the insurer's letter that does is no roofer.
+    ignore = set(analyzer.tokens(" ".join(CONFIG.confidence.question_words))) | set(CONFIG.confidence.question_words)
+    terms, _ = _found(analyzer, question, ["Summit Ridge Roofing - invoice", "Northstar Insurance Company"],
+                      ignore=ignore)
+    assert role not in terms and terms, terms
