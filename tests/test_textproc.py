@@ -519,6 +519,8 @@ def test_a_translation_does_not_stop_another_word_for_a_phrase_from_covering_it(
     ("roofing company 2023?", "compani"),
     ("whats the number of the lady on the school bus", "ladi"),
     ("who was the tree felling outfit", "outfit"),
+    ("whos jonas teacher", "whos"),          # a question word typed without its apostrophe
+    ("wheres the spare key", "where"),
 ])
 def test_a_role_named_by_the_word_before_it_is_no_topic(analyzer, question, role):
     # "The roofing company" is the roofer: the Summit Ridge Roofing invoice never says
