@@ -147,7 +147,8 @@ class Asker:
                          else Analyzer(config.text))
         self.router = router or load_router(config.router)
         self.ranker = Ranker(index, config)
-        self._coverage = next(s for s in self.ranker.scorers if s.name == "coverage")
+        # (Who a letter is written to: a letter to a group names everyone in it.)
+        self._coverage = next((s for s in self.ranker.scorers if s.name == "coverage"), None)
         self._extracts: dict[tuple[int, str | None], answers.Extract] = {}
         # Per document of this index, the days its text names (read once: the text is fixed).
         self._days_named: dict[int, list[tuple[str, date]]] = {}
@@ -801,12 +802,13 @@ class Asker:
         vaccine does not replace the receipt that names rabies. (The lead always competes:
         an older document is never "newer" than it because the lead itself fell short of
         the coverage floor.) `by_issuer`, for a current value: a later letter from the
-        lead's own issuer (or a competing letter's) need only reach the floor (the energy company that billed "gas" and
-        "electricity" writes that the direct debit changes without naming either), if it
-        names whoever the question asks about or writes to a group they are in ("Dear
-        Swimmers and Parents": the club's new squad fee is Kiara's too). `at_floor`, for
-        the value before the current one: the old value's document need only reach the floor (the note of the new modem
-        says "modem"; the house note with the old password never did)."""
+        lead's own issuer (or a competing letter's) need only reach the floor (the energy
+        company that billed "gas" and "electricity" writes that the direct debit changes
+        without naming either), if it names whoever the question asks about or writes to a
+        group they are in ("Dear Swimmers and Parents": the club's new squad fee is Kiara's
+        too). `at_floor`, for the value before the current one: the old value's document
+        need only reach the floor (the note of the new modem says "modem"; the house note
+        with the old password never did). Scores are compared before time."""
         cfg = self.config
         floor = cfg.confidence.min_coverage
         coverage = floor if at_floor else max(lead.parts["coverage"], floor)
@@ -826,7 +828,7 @@ class Asker:
         def by_its_issuer(r: Ranked) -> bool:
             return (r.parts["coverage"] >= floor - 1e-9 and self._issuer_domain(r.doc) in issuers
                     and (self._asked <= set(self.analyzer.tokens(self._doc_text(r.doc)))
-                         or self._coverage.to_group(r.doc)))
+                         or (self._coverage is not None and self._coverage.to_group(r.doc))))
 
         return [lead] + [r for r in able if r in full or (issuers and by_its_issuer(r))]
 
