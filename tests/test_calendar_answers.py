@@ -108,8 +108,9 @@ def test_a_year_in_the_question_is_met_by_an_occurrence_in_that_year(piano_brain
     assert result.answer_kind == "occurrence" and result.answer.startswith("Yes"), result.answer
 
 
-def test_where_is_answered_by_the_location(piano_brain):
-    result = piano_brain.ask("Where is the piano studio?", now=NOW)
+@pytest.mark.parametrize("question", ["Where is the piano studio?", "which studio is harper's piano lesson at"])
+def test_where_is_answered_by_the_location(piano_brain, question):
+    result = piano_brain.ask(question, now=NOW)
     assert result.answer == "Okafor Music Studio, 41 Elm St"
     assert result.answer_kind == "location"
 
