@@ -445,6 +445,7 @@ class EventsSection:
     # How an occurrence is written follows its zone's region: a 12-hour clock and the
     # month first where that is the custom, else 24 hours and the day first.
     twelve_hour_zones: tuple[str, ...]   # zone name prefixes ("America/")
+    month_first_zones: tuple[str, ...]   # ... where a date is written month first (the _12h formats)
     default_clock: str                   # a zone without a name (UTC, a fixed offset)
     day_format_12h: str                  # strftime, with {day} for the unpadded day of the month
     day_format_24h: str

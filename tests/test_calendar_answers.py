@@ -198,3 +198,37 @@ def test_calendar_question_sets(name, floor_key, tmp_path):
     right = sum(o.ok for o in outcomes) / len(outcomes)
     floor = getattr(load_config().evaluation, floor_key)
     assert right >= floor, format_outcomes(name, outcomes, failures=name.startswith("dev"))
+
+
+@pytest.mark.parametrize("zone, written", [
+    ("America/Chicago", "Sat, January 24, 2026 9:00 AM–1:00 PM"),
+    ("Asia/Kolkata", "Sat 24 January 2026 9:00 AM–1:00 PM"),       # the day first, the 12-hour clock
+    ("Australia/Sydney", "Sat 24 January 2026 9:00 AM–1:00 PM"),
+    ("Europe/Berlin", "Sat 24 January 2026 09:00–13:00"),
+])
+def test_an_occurrence_is_written_as_its_region_writes_dates_and_times(tmp_path, zone, written):
+    ics = textwrap.dedent(f"""\
+        BEGIN:VCALENDAR
+        VERSION:2.0
+        PRODID:-//test//EN
+        BEGIN:VEVENT
+        UID:ptm@example.com
+        DTSTAMP:20260105T120000Z
+        DTSTART;TZID={zone}:20260124T090000
+        DTEND;TZID={zone}:20260124T130000
+        SUMMARY:Parent-Teacher Meeting (Term 3)
+        LOCATION:Classrooms
+        END:VEVENT
+        END:VCALENDAR
+        """)
+    files = tmp_path / "files"
+    files.mkdir()
+    (files / "school.ics").write_text(ics.replace("\n", "\r\n"), encoding="utf-8")
+    for name, body in (("bus.eml", "The school bus now leaves at 7:20 from the gate."),
+                       ("fees.eml", "Term 3 fees are due by 20 January.")):
+        (files / name).write_text(f"From: Office <office@school.example>\nTo: us@example.com\nSubject: {name}\n"
+                                  f"Date: Mon, 05 Jan 2026 10:00:00 +0000\n\n{body}\n", encoding="utf-8")
+    brain = Brain(tmp_path / "store")
+    brain.ingest([files], now=datetime(2026, 1, 13, 12, tzinfo=timezone.utc))
+    result = brain.ask("when is the parent teacher meeting", now=datetime(2026, 1, 13, 12, tzinfo=timezone.utc))
+    assert written in (result.answer or ""), result.answer

@@ -529,3 +529,10 @@ def test_a_role_named_by_the_word_before_it_is_no_topic(analyzer, question, role
     terms, _ = _found(analyzer, question, ["Summit Ridge Roofing - invoice", "Northstar Insurance Company"],
                       ignore=ignore)
     assert role not in terms and terms, terms
+
+
+def test_a_ptm_is_a_parent_teacher_meeting(analyzer):
+    # (as an Indian school's circular names it)
+    terms, found = _found(analyzer, "when is the ptm", ["Parent-Teacher Meeting (Term 3): Saturday 24 January",
+                                                         "Sports day practice on Friday"], ignore={"when"})
+    assert found[0, terms.index("ptm")] and not found[1, terms.index("ptm")]

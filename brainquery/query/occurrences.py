@@ -323,24 +323,33 @@ def _days_words(first: date, stop: date, zone: tzinfo, cfg: EventsSection) -> st
 
 def _twelve_hour(value: date | datetime, cfg: EventsSection) -> bool:
     """Written the way the calendar's own region writes time: its zone says where."""
+    return _zone_in(value, cfg.twelve_hour_zones, cfg)
+
+
+def _month_first(value: date | datetime, cfg: EventsSection) -> bool:
+    """... and dates: month first in the Americas, day first in India and Australia too."""
+    return _zone_in(value, cfg.month_first_zones, cfg)
+
+
+def _zone_in(value: date | datetime, prefixes: tuple[str, ...], cfg: EventsSection) -> bool:
     zone = getattr(value, "tzinfo", None)
     name = str(getattr(zone, "key", "") or "")
     if not name:
         return cfg.default_clock == "12h"
-    return name.startswith(tuple(cfg.twelve_hour_zones))
+    return name.startswith(tuple(prefixes))
 
 
 def day_words(value: date | datetime, cfg: EventsSection, day_first: bool | None = None) -> str:
     """A date answer ("May 7, 2023"), written the way its zone's region writes dates (a
     bare date: the default), without the weekday an occurrence shows. `day_first`: the way
     the documents it comes from write their dates ("7 May 2023"), when they say."""
-    twelve = _twelve_hour(value, cfg) if day_first is None else not day_first
-    form = cfg.date_format_12h if twelve else cfg.date_format_24h
+    month_first = _month_first(value, cfg) if day_first is None else not day_first
+    form = cfg.date_format_12h if month_first else cfg.date_format_24h
     return value.strftime(form.replace("{day}", str(value.day)))
 
 
 def _day(value: date | datetime, cfg: EventsSection) -> str:
-    form = cfg.day_format_12h if _twelve_hour(value, cfg) else cfg.day_format_24h
+    form = cfg.day_format_12h if _month_first(value, cfg) else cfg.day_format_24h
     return value.strftime(form.replace("{day}", str(value.day)))
 
 
