@@ -442,8 +442,8 @@ class EventsSection:
     horizon_days: int                    # how far to look for the next (or last) occurrence
     max_occurrences: int                 # at most this many expanded per question
     max_listed: int                      # occurrences written out in one answer
-    # How an occurrence is written follows its zone's region: a 12-hour clock and the
-    # month first where that is the custom, else 24 hours and the day first.
+    # How an occurrence is written follows its zone's region: a 12-hour clock where that is
+    # the custom, else 24 hours; the month first where that is, else the day first.
     twelve_hour_zones: tuple[str, ...]   # zone name prefixes ("America/")
     month_first_zones: tuple[str, ...]   # ... where a date is written month first (the _12h formats)
     default_clock: str                   # a zone without a name (UTC, a fixed offset)

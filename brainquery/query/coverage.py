@@ -80,8 +80,8 @@ class TopicTerms:
         # "blocked", "re-shingle" of "shingles", "NCT'd" of "NCT"): then it is that word.
         forms = forms or WordForms()
         typed = set(analyzer.tokens(question))   # not the synonyms and translations added
-        base = [t for t in dict.fromkeys(forms.seen(t, bm25.vocab_, lambda: bm25.ordered_vocab) for t, _ in terms if t in typed)
-                if t not in ignore]
+        seen = (forms.seen(t, bm25.vocab_, lambda: bm25.ordered_vocab) for t, _ in terms if t in typed)
+        base = [t for t in dict.fromkeys(seen) if t not in ignore]
         own_alternatives = {t: analyzer.synonyms(t) for t in base}
         # Another word for it, not the word in another language ("furnace" for "heating" is
         # one; "Heizung" is not): a word with none takes its phrase's.
@@ -278,9 +278,9 @@ class WordForms:
         long enough to open a compound."""
         if not self.compound_min or len(term) < self.compound_min:
             return None
-        ordered = ordered()
-        at = bisect.bisect_right(ordered, term)
-        return ordered[at] if at < len(ordered) and ordered[at].startswith(term) else None
+        words = ordered()
+        at = bisect.bisect_right(words, term)
+        return words[at] if at < len(words) and words[at].startswith(term) else None
 
 
 def topic_idf(df: np.ndarray, n_chunks: int, idf: str, prior_chunks: float,
