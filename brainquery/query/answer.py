@@ -237,12 +237,14 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
         spans_of = [[m for m in found if not (_PER_UNIT.search(m.group(0)) and any(
             n.start() >= m.end() and not _PER_UNIT.search(n.group(0)) for n in found))] for found in spans_of]
     found = [_longest_of(m, s, rival, retired) for m, s in zip(spans_of, sentences)]
-    if kind in cfg.nearest_word_kinds:
+    several = [i for i, m in enumerate(spans_of) if len(m) > 1]
+    if kind in cfg.nearest_word_kinds and several:
         # "Now departs George at 11:20 and arrives at King Shaka at 13:25", asked when she
-        # lands: the value the question's own words come right before.
-        near = _naming_positions(sentences, tokenize, term_weights.keys())
-        found = [_nearest_after(_current(m, s, retired), words) or f
-                 for m, s, words, f in zip(spans_of, sentences, near, found)]
+        # lands: the value the question's own words come right before (only a sentence with
+        # a choice to make is read word by word).
+        near = _naming_positions([sentences[i] for i in several], tokenize, term_weights.keys())
+        for i, words in zip(several, near):
+            found[i] = _nearest_after(_current(spans_of[i], sentences[i], retired), words) or found[i]
     if kind in cfg.total_kinds:
         # A total row of a table with a column per tax ("Total 4 096,00 5 120,00" under
         # "Excl. moms Incl. moms") ends with what was paid: its last column.
@@ -311,10 +313,12 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
     naming_weight = (_named_lines(token_sets, found, term_weights, cfg, naming, titled) if span
                      else np.zeros(len(sentences)))
     named = naming_weight > 0
-    if point_asked and kind in cfg.total_kinds:
+    deduction = (_labelled(sentences, cfg.deduction_label) if kind in cfg.total_kinds
+                 else np.zeros(len(sentences), dtype=bool))
+    if point_asked:
         # "What did they charge after ROT": the deduction is where the value is taken, not
         # the line asked for.
-        named &= ~_labelled(sentences, cfg.deduction_label)
+        named &= ~deduction
     if kind in cfg.total_kinds and whole_asked:
         # "What did the inverter and batteries END UP costing": the job the lines make up,
         # its total, however many of them the question names.
@@ -361,7 +365,7 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
             total = _labelled(sentences, cfg.total_label)
             # ("TOTAL balance due R30 140,00" under the invoice total is what remains.)
             owed = _labelled(sentences, cfg.owed_label) & (~total | _labelled(sentences, cfg.remaining_label))
-            deducted = np.flatnonzero(_labelled(sentences, cfg.deduction_label) & (has_span > 0))
+            deducted = np.flatnonzero(deduction & (has_span > 0))
             before_deduction = np.zeros(len(sentences), dtype=bool)
             if paid_asked and deducted.size and (owed[deducted[0]:] & (has_span[deducted[0]:] > 0)).any():
                 # What was paid after a deduction ("ROT avdrag -12 800,00") is what is to pay,

@@ -699,21 +699,27 @@ class Asker:
 
     def _latest_record(self, ranked: list[Ranked], now: float) -> list[Ranked]:
         """The last time something happened, asked for no value of a kind that supersedes
-        (a reason, a name, a sentence): of the documents competing with the first that is
-        no plan (`_competing`; quotes, reminders and bookings ahead are plans), the newest
-        written by now goes first."""
+        (a reason, a name, a sentence): of the documents that may record it (`_done_by`),
+        the newest goes first."""
+        done = self._done_by(ranked, now)
+        if not done:
+            return ranked
+        newest = max(done, key=lambda r: _epoch(self.index, r.doc))
+        return [newest] + [r for r in ranked if r is not newest]
+
+    def _done_by(self, ranked: list[Ranked], now: float) -> list[Ranked]:
+        """The leading documents that may record something done by `now`: those competing
+        (`_competing`) with the best of the evidence pool that is no plan, themselves no
+        plan (a quote, a reminder, a booking ahead records nothing), no calendar entry (its
+        last time is read from its occurrences), dated and written by then."""
         today = self._today(now)
         pool = ranked[:self.config.answer.evidence_pool]
         plans = {r.doc for r in pool if self._plan(r.doc, today)}
         lead = next((r for r in pool if r.doc not in plans), None)
         if lead is None:
-            return ranked
-        done = [r for r in self._competing(lead, pool) if r.doc not in plans and _epoch(self.index, r.doc) <= now
-                and self.index.doc_type[r.doc] != self._event_code and not np.isnan(self.index.doc_epoch[r.doc])]
-        if not done:
-            return ranked
-        newest = max(done, key=lambda r: _epoch(self.index, r.doc))
-        return [newest] + [r for r in ranked if r is not newest]
+            return []
+        return [r for r in self._competing(lead, pool) if r.doc not in plans and self._written(r.doc) is not None
+                and _epoch(self.index, r.doc) <= now and self.index.doc_type[r.doc] != self._event_code]
 
     def _transaction(self, ranked: list[Ranked], now: float) -> list[Ranked]:
         """"When did we replace the water heater": the invoice or receipt of it is the
@@ -851,17 +857,9 @@ class Asker:
         today = self._today(now)
         # A quote or a reminder at the top records nothing: the documents that may be the
         # last time compete with the best of the others.
-        pool = ranked[:cfg.answer.evidence_pool]
-        plans = {r.doc for r in pool if self._plan(r.doc, today)}
-        lead = next((r for r in pool if r.doc not in plans), None)
-        if lead is None:
-            return ranked
         days: dict[int, date] = {}
-        for r in self._competing(lead, pool):
+        for r in self._done_by(ranked, now):
             written_day = self._written(r.doc)
-            if (written_day is None or _epoch(self.index, r.doc) > now
-                    or self.index.doc_type[r.doc] == self._event_code or r.doc in plans):
-                continue
             extract = self._extract(r.doc, kind, term_weights)
             if extract.shown and not self._due(r.doc, extract.shown, due):
                 day = answers.date_of(extract.shown, written_day, cfg.answer.undated_year_lookback_days)
