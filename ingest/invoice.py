@@ -23,6 +23,7 @@ from .dates import make_aware
 from .money import currency_alternation, currency_initials, normalise_number
 from .printed_dates import PrintedDate, find_dates, find_labelled, label_pattern
 from . import text_lines
+from .regex_guard import guarded
 
 Scalar = str | int | float | bool
 _TITLE_WORD = re.compile(r"[^\W_]+")
@@ -617,15 +618,18 @@ def _iso_date(text: str, floating: tzinfo) -> datetime | None:
 @functools.lru_cache(maxsize=64)
 def _cue_patterns(cues: tuple[str, ...]) -> tuple[tuple[str, re.Pattern], ...]:
     # Whole words, case-insensitive; a cue may be plural ("Tax Invoices").
-    return tuple((cue, label_pattern(cue, plural=True)) for cue in cues)
+    return tuple((cue, guarded(label_pattern(cue, plural=True))) for cue in cues)
 
 
 @functools.lru_cache(maxsize=64)
 def _cue_union(cues: tuple[str, ...]) -> re.Pattern:
-    return re.compile("|".join(p.pattern for _, p in _cue_patterns(cues)), re.IGNORECASE)
+    return guarded(re.compile("|".join(label_pattern(cue, plural=True).pattern for cue in cues), re.IGNORECASE))
 
 
 def _distinct(cues: tuple[str, ...], text: str) -> set[str]:
+    # One pass over the text for all the cues first: most texts (every letter) hold none.
+    if not _cue_union(cues).search(text):
+        return set()
     return {cue for cue, pattern in _cue_patterns(cues) if pattern.search(text)}
 
 

@@ -13,6 +13,7 @@ from typing import Callable, Collection, Sequence
 import numpy as np
 
 from ingest.money import amount_value
+from ingest.regex_guard import guarded
 
 from ..config import AnswerSection
 
@@ -60,7 +61,9 @@ class Extract:
 @lru_cache(maxsize=8)
 def _compiled(cfg: AnswerSection) -> tuple[list[tuple[str, re.Pattern]], dict[str, re.Pattern]]:
     kinds = [(kind, re.compile(pattern, re.IGNORECASE)) for kind, pattern in cfg.kinds]
-    spans = {kind: date_span(pattern) if kind == "date" else re.compile(pattern) for kind, pattern in cfg.spans}
+    # Searched in every chunk at index time and every candidate sentence at question time.
+    spans = {kind: guarded(date_span(pattern) if kind == "date" else re.compile(pattern))
+             for kind, pattern in cfg.spans}
     unknown = sorted({kind for kind, _ in kinds} - set(spans))
     if unknown:
         raise ValueError(f"answer.kinds names kind(s) with no span pattern: {', '.join(unknown)}")
@@ -805,7 +808,7 @@ def dates_in(text: str, written: date | None, cfg: AnswerSection) -> list[tuple[
     was written (`date_of`; None when it names none, or nothing says when it was written)."""
     read: dict[str, date | None] = {}
     out = []
-    for m in date_span(dict(cfg.spans)["date"]).finditer(text):
+    for m in span_patterns(cfg)["date"].finditer(text):
         shown = m.group(0)
         if shown not in read:
             read[shown] = None if written is None else date_of(shown, written, cfg.undated_year_lookback_days)
