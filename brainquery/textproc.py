@@ -49,6 +49,9 @@ _SEPARATOR = "\x00"
 # is one token, not its consonants; the dandas ("।", "॥") end sentences.
 _LETTER = r"(?:[^\W_]|[\u0900-\u0963\u0966-\u0DFF])"
 _TOKEN = re.compile(rf"\d+(?:\.\d+)+|{_LETTER}+(?:-{_LETTER}+)*")
+# _TOKEN over a normalised text, which holds no underscore: one character class a letter
+# rather than a choice of two, half the cost on every chunk indexed.
+_NORMALISED_TOKEN = re.compile(r"\d+(?:\.\d+)+|[\w\u0900-\u0963\u0966-\u0DFF]+(?:-[\w\u0900-\u0963\u0966-\u0DFF]+)*")
 _COMBINING = re.compile(r"[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
 
 
@@ -101,11 +104,11 @@ class Analyzer:
         if not texts:
             return []
         normalised = self._normalise(_SEPARATOR.join(t.replace(_SEPARATOR, " ") for t in texts))
-        language = self.language(_TOKEN.findall(normalised))
+        language = self.language(_NORMALISED_TOKEN.findall(normalised))
         stop, longest = self._stopwords_of[language], self.cfg.max_token_chars
         out = []
         for piece in normalised.split(_SEPARATOR):
-            raw = _TOKEN.findall(piece)
+            raw = _NORMALISED_TOKEN.findall(piece)
             joined = [c.replace("-", "") for c in raw if "-" in c]
             if joined:
                 raw = " ".join(raw).replace("-", " ").split()
@@ -240,11 +243,13 @@ class Analyzer:
     def _normalise(self, text: str) -> str:
         text = _ORDINAL.sub(r"\1", _NUMBER.sub(_fix_number, fold(text)))
         text = _APOSTROPHE.sub("", _POSSESSIVE.sub("", text))
+        if "_" in text:
+            text = text.replace("_", " ")       # no letter (see _NORMALISED_TOKEN)
         return self._unit.sub(" ", text) if self._unit is not None else text
 
     def _split(self, text: str) -> tuple[list[str], list[str]]:
         """Unstemmed parts in reading order, and each hyphenated compound joined."""
-        raw = _TOKEN.findall(self._normalise(text))
+        raw = _NORMALISED_TOKEN.findall(self._normalise(text))
         compounds = [t for t in raw if "-" in t]
         if not compounds:
             return raw, []
