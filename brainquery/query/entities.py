@@ -28,6 +28,7 @@ glues two entities together.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from array import array
 from collections import Counter
@@ -104,6 +105,7 @@ def compatible(a: set[str], b: set[str]) -> bool:
     return len(union) <= 1 or frozenset(union) in _COMPATIBLE
 
 
+@functools.lru_cache(maxsize=1 << 16)   # every word of every document passes here
 def name_key(word: str) -> str:
     """ "Pepper's" -> "pepper": a possessive names the same name; "Zoé" is the "zoe" a
     question types."""
