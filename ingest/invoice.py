@@ -21,9 +21,8 @@ from typing import Iterable, Sequence
 from .config import IngestConfig, InvoiceSection
 from .dates import make_aware
 from .money import currency_alternation, currency_initials, normalise_number
-from .printed_dates import PrintedDate, find_dates, find_labelled, label_pattern
+from .printed_dates import PrintedDate, find_dates, find_labelled, label_pattern, labels_pattern
 from . import text_lines
-from .regex_guard import guarded
 
 Scalar = str | int | float | bool
 _TITLE_WORD = re.compile(r"[^\W_]+")
@@ -618,12 +617,12 @@ def _iso_date(text: str, floating: tzinfo) -> datetime | None:
 @functools.lru_cache(maxsize=64)
 def _cue_patterns(cues: tuple[str, ...]) -> tuple[tuple[str, re.Pattern], ...]:
     # Whole words, case-insensitive; a cue may be plural ("Tax Invoices").
-    return tuple((cue, guarded(label_pattern(cue, plural=True))) for cue in cues)
+    return tuple((cue, label_pattern(cue, plural=True)) for cue in cues)
 
 
 @functools.lru_cache(maxsize=64)
 def _cue_union(cues: tuple[str, ...]) -> re.Pattern:
-    return guarded(re.compile("|".join(label_pattern(cue, plural=True).pattern for cue in cues), re.IGNORECASE))
+    return labels_pattern(cues, plural=True)
 
 
 def _distinct(cues: tuple[str, ...], text: str) -> set[str]:

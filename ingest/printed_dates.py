@@ -19,6 +19,7 @@ from typing import Iterable, Sequence
 from .config import DatesSection
 from .dates import make_aware
 from . import text_lines
+from .regex_guard import guarded
 
 # Month names and their usual abbreviations: language data, not tuning. Accented and plain
 # spellings both appear (OCR and ASCII-only systems drop accents).
@@ -198,8 +199,18 @@ def date_after(text: str, label: re.Match, dates: Sequence[PrintedDate],
 def label_pattern(label: str, plural: bool = False) -> re.Pattern:
     """A label matched case-insensitively as whole words, accents optional ("NET A PAYER"
     is "net à payer"); with `plural`, a trailing "s" is allowed ("Tax Invoices")."""
-    body = r"\s+".join(_folded(part) for part in label.split())
-    return re.compile(rf"(?<!\w){body}{'s?' if plural else ''}(?!\w)", re.IGNORECASE)
+    return guarded(re.compile(rf"(?<!\w){_label_body(label)}{'s?' if plural else ''}(?!\w)", re.IGNORECASE))
+
+
+def labels_pattern(labels: Sequence[str], plural: bool = False) -> re.Pattern:
+    """Any of `labels`, as `label_pattern` matches each: the word boundary tested once for
+    all of them rather than once per label at every position of a text."""
+    bodies = "|".join(_label_body(label) for label in labels)
+    return guarded(re.compile(rf"(?<!\w)(?:{bodies}){'s?' if plural else ''}(?!\w)", re.IGNORECASE))
+
+
+def _label_body(label: str) -> str:
+    return r"\s+".join(_folded(part) for part in label.split())
 
 
 # Letters that lose their accents in print, OCR and ASCII-only systems.
