@@ -113,6 +113,17 @@ def test_compound_parts_and_whole_are_all_indexed(analyzer):
     assert analyzer.words("otter-Birchwood-7731") == analyzer.words("otter Birchwood 7731")
 
 
+@pytest.mark.parametrize("written, read_as", [
+    ("HEGARTY_5G", "hegarty 5g"),
+    ("wifi_guest-net", "wifi guest-net"),
+    ("हिन्दी_बिजली", "हिन्दी बिजली"),
+])
+def test_an_underscore_separates_words_as_a_space_does(analyzer, written, read_as):
+    assert analyzer.tokens(written) == analyzer.tokens(read_as)
+    assert analyzer.words(written) == analyzer.words(read_as)
+    assert analyzer.tokens_many([written, "x"]) == analyzer.tokens_many([read_as, "x"])
+
+
 def test_junk_runs_are_not_words(analyzer):
     blob = "a" * (CONFIG.text.max_token_chars + 1)
     assert analyzer.tokens(f"invoice {blob}") == analyzer.tokens("invoice")
