@@ -27,6 +27,7 @@ glues two entities together.
 """
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import functools
 import re
@@ -78,6 +79,32 @@ class Vocabulary:
                     out.append((i, i + len(parts) - 1, tag))
                     break
         return out
+
+
+@dataclasses.dataclass(frozen=True)
+class _Hits:
+    """A document's vocabulary hits (in word order, at most one starting at each word), and
+    what a name's mention looks up in them: the hits starting in a range of words, the tag
+    of the hit covering a word. A mention reads the few hits near it, not all of the
+    document's (a long letter holds hundreds)."""
+    hits: list[tuple[int, int, str]]
+    firsts: list[int]
+    longest: int                   # words a hit spans beyond its first
+    tag_at: dict[int, str]         # word -> the tag of the first hit covering it
+    word_starts: list[int]         # where each word of the document starts
+
+    @classmethod
+    def of(cls, hits: list[tuple[int, int, str]], matches: list[re.Match]) -> "_Hits":
+        tag_at: dict[int, str] = {}
+        for first, last, tag in hits:
+            for k in range(first, last + 1):
+                tag_at.setdefault(k, tag)
+        return cls(hits, [h[0] for h in hits], max((last - first for first, last, _ in hits), default=0), tag_at,
+                   [m.start() for m in matches])
+
+    def starting(self, lo: int, hi: int) -> list[tuple[int, int, str]]:
+        """The hits whose first word is in [lo, hi]."""
+        return self.hits[bisect.bisect_left(self.firsts, lo):bisect.bisect_right(self.firsts, hi)]
 
 
 # Descriptors from a document's context (its sender, its place) carry this prefix: they join
@@ -255,6 +282,7 @@ class EntityExtractor:
         if total is not None:
             total.update(w for w, j in zip(lower, joined) if not j)
         hits = self.vocab.hits(lower)
+        near = _Hits.of(hits, matches)
         # An event's title puts what the name does after a dash ("Bramble - vet", "Ngaio -
         # piano"); elsewhere a dash may say what the name is ("Jordan Reyes - coach").
         towards = self.event_towards_re if meta.get("doc_type") == "calendar_event" else self.towards_re
@@ -267,7 +295,7 @@ class EntityExtractor:
                 caps[key] += 1
             if i > 0 and lower[i - 1] in self.greetings:
                 continue   # "Hi Claire,": the reader, not what the document is about
-            mentions.setdefault(key, []).append(self._descriptors(i, full, matches, lower, hits, towards))
+            mentions.setdefault(key, []).append(self._descriptors(i, full, matches, lower, near, towards))
         address = str(meta.get("from") or "")
         context = self._context(sender, str(meta.get("location") or ""), address)
         sender_words = self.word_re.findall(sender)
@@ -298,7 +326,7 @@ class EntityExtractor:
         return "" if last in self.never or last in self.vocab.words else last
 
     def _descriptors(self, i: int, text: str, matches: list[re.Match], lower: list[str],
-                     hits: list[tuple[int, int, str]], towards: re.Pattern) -> set[str]:
+                     hits: _Hits, towards: re.Pattern) -> set[str]:
         out: set[str] = set()
         possessive = bool(_POSSESSIVE.search(matches[i].group()))
         # Capitalised neighbours, each way, while only spaces (or a title's dot) separate them.
@@ -317,7 +345,7 @@ class EntityExtractor:
                 if not (self.gap_re.fullmatch(gap) or titled) or not matches[k].group()[0].isupper():
                     break
                 if lower[k] not in self.honorifics and lower[k] not in self.never:
-                    tag = self._tag(lower[k], hits, k)
+                    tag = hits.tag_at.get(k) or f"w:{lower[k]}"
                     found.add(tag)
                     # (An acronym is no name: "Kia MOT", "Ruby VA 315".)
                     acronym = matches[k].group().isupper() and len(matches[k].group()) > 1
@@ -335,7 +363,7 @@ class EntityExtractor:
             if step < 0 or not possessive or any(t.startswith("organisations:") for t in found):
                 out |= found
         if possessive and i + 1 < len(lower) and any(
-                tag in self.parent_tags for a, _, tag in hits if a == i + 1):
+                tag in self.parent_tags for _, _, tag in hits.starting(i + 1, i + 1)):
             # "Adaeze (Rowan's mum)": the writer is the name's parent, and the name most
             # likely carries the writer's surname.
             out.add(CHILD_OF_SENDER)
@@ -347,7 +375,12 @@ class EntityExtractor:
         # After a possessive the words describe something of the name's, not the name:
         # "Willow's mom", "Maggie's vet".
         ahead = 0 if possessive else w
-        for first, last, tag in hits:
+        # Only a hit ending within w words before the name, or starting within `ahead`
+        # words after it or inside the parenthesis, can describe it.
+        last_word = i + ahead
+        if paren:
+            last_word = max(last_word, bisect.bisect_right(hits.word_starts, paren_end) - 1)
+        for first, last, tag in hits.starting(i - w - hits.longest, last_word):
             # An organisation is one when its word is part of the name ("Pepper's Bakery");
             # "Ada school portrait" is what Ada does, not what Ada is.
             if first <= i <= last or tag.startswith("organisations:"):
@@ -363,13 +396,6 @@ class EntityExtractor:
                 if not self.break_re.search(text[lo:hi]) or (last == i - 1 and _LABEL_GAP.fullmatch(text[lo:hi])):
                     out.add(tag)
         return out
-
-    @staticmethod
-    def _tag(word: str, hits: list[tuple[int, int, str]], k: int) -> str:
-        for first, last, tag in hits:
-            if first <= k <= last:
-                return tag
-        return f"w:{word}"
 
     def _context(self, sender: str, location: str, address: str) -> set[str]:
         """Who a document speaks for, and so what the names it mentions belong to: the
