@@ -114,16 +114,12 @@ def _cased(body: str) -> bool:
 
 
 def _merged(classes: list[tuple[bool, str]]) -> list[str]:
-    """One class per case flag for the plain members, one each for the negated ones."""
-    plain: dict[bool, str] = {}
-    out = []
+    """One class per case flag (a negated class never gets here: it is `_broad`)."""
+    merged: dict[bool, str] = {}
     for ignorecase, body in dict.fromkeys(classes):
-        ignorecase = ignorecase and _cased(body)
-        if body.startswith("^"):
-            out.append(f"(?{'i' if ignorecase else '-i'}:[{body}])")
-        else:
-            plain[ignorecase] = plain.get(ignorecase, "") + body
-    return [f"(?{'i' if case else '-i'}:[{body}])" for case, body in plain.items()] + out
+        case = ignorecase and _cased(body)
+        merged[case] = merged.get(case, "") + body
+    return [f"(?{'i' if case else '-i'}:[{body}])" for case, body in merged.items()]
 
 
 def _member(op, value) -> str:
