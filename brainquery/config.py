@@ -94,6 +94,9 @@ class IndexSection:
     """Keeping the query index current (brainquery.query.index_update)."""
     incremental: bool
     max_update_share: float
+    analysis_workers_max: int
+    analysis_pool_min_chunks: int
+    analysis_block_chunks: int
 
 
 @dataclasses.dataclass(frozen=True)

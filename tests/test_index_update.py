@@ -215,3 +215,32 @@ def test_without_its_writer_file_the_index_is_rebuilt(tmp_path, caplog):
     with caplog.at_level(logging.INFO, logger="brainquery.query.query_index"):
         brain.ingest(files[48:], now=INGEST_NOW)
     assert any(r.getMessage().startswith(UPDATED) for r in caplog.records)
+
+
+def _chunk_analysis_config(**index):
+    return _config(analysis_pool_min_chunks=0, analysis_block_chunks=7, **index)
+
+
+def test_chunks_analysed_by_worker_processes_give_the_index_one_process_gives(three_steps, monkeypatch, caplog):
+    from brainquery.query import chunk_analysis
+
+    brain, _, _ = three_steps
+    alone = query_index.build(brain.store, _config(analysis_workers_max=0))
+    monkeypatch.setattr("brainquery.query.chunk_analysis.os.cpu_count", lambda: 3)
+    config = _chunk_analysis_config(analysis_workers_max=2)
+    assert chunk_analysis.workers_for(alone.n_chunks, config) == 2
+    with caplog.at_level(logging.WARNING, logger="brainquery.query.chunk_analysis"):
+        shared = query_index.build(brain.store, config)
+    assert caplog.text == ""     # both workers answered: no share fell back to this process
+    _assert_same_index(shared, alone)
+
+
+def test_a_worker_that_cannot_analyse_leaves_its_chunks_to_the_building_process(three_steps, monkeypatch, caplog):
+    brain, _, _ = three_steps
+    alone = query_index.build(brain.store, _config(analysis_workers_max=0))
+    monkeypatch.setattr("brainquery.query.chunk_analysis.os.cpu_count", lambda: 2)
+    monkeypatch.setattr("brainquery.query.chunk_analysis.sys.executable", "/bin/false")
+    with caplog.at_level(logging.WARNING, logger="brainquery.query.chunk_analysis"):
+        shared = query_index.build(brain.store, _chunk_analysis_config(analysis_workers_max=1))
+    assert "analysed in process" in caplog.text
+    _assert_same_index(shared, alone)

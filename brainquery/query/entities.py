@@ -246,14 +246,20 @@ class EntityExtractor:
         """`texts`: each document's whole text, in document order (read once: a generator
         keeps a second copy of the corpus out of memory). `counts`: Counters to fill with
         every word's capitalised and total uses (an incremental update keeps them)."""
+        caps, total = counts if counts is not None else (Counter(), Counter())
+        return self.index((self.document(text, meta, caps, total) for text, meta in zip(texts, docs)), caps, total)
+
+    @staticmethod
+    def index(found: Iterable[dict[str, list[tuple[str, ...]]]], caps: Counter, total: Counter) -> EntityIndex:
+        """The index of `document`'s findings, one per document in document order (read
+        once), with every word's capitalised and total uses."""
         # Per name, (document row, descriptor-set id) pairs flat in an int array, and each
         # distinct descriptor set once: at 100,000 documents a tuple per record would cost
         # hundreds of MB of Python objects while the index is built.
         postings: dict[str, array] = {}
         sets: dict[tuple[str, ...], int] = {}
-        caps, total = counts if counts is not None else (Counter(), Counter())
-        for row, (text, meta) in enumerate(zip(texts, docs)):
-            for name, records in self.document(text, meta, caps, total).items():
+        for row, names in enumerate(found):
+            for name, records in names.items():
                 pairs = postings.get(name)
                 if pairs is None:
                     pairs = postings[name] = array("i")

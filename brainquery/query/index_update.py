@@ -41,6 +41,7 @@ import numpy as np
 from ..config import Config
 from ..files import from_json_array, json_array, read_arrays
 from ..textproc import Analyzer
+from . import chunk_analysis
 from . import query_index as qi
 from .entities import EntityExtractor, EntityIndex
 from .evidence import EvidenceGraph, new_edges, shingle_postings
@@ -168,15 +169,15 @@ def update(store: Store, config: Config, old: qi.QueryIndex, changes: ChangeLog)
     content_hash = [content_hash[c] for c in perm]
     groups = [writer.groups[i] for i in kept] + [r.group for r in rows]
     groups = [groups[c] for c in perm]
-    kind_names, new_kinds = qi._chunk_kinds(texts, config)
-    chunk_kinds = np.concatenate([old.chunk_kinds[kept], new_kinds])[perm]
-    doc_arrays = qi.document_arrays(docs, chunk_doc, chunk_no, config)
     new_final = final_of[len(kept):]
+    analysis = chunk_analysis.analyse(len(texts), qi.analysis_texts(rows, texts, chunk_doc[new_final], docs, config),
+                                      config)
+    kind_names = analysis.kind_names
+    chunk_kinds = np.concatenate([old.chunk_kinds[kept], analysis.kinds])[perm]
+    doc_arrays = qi.document_arrays(docs, chunk_doc, chunk_no, config)
 
-    analyzer = Analyzer(config.text)
-    bm25 = _bm25(old, kept, perm, qi.bm25_tokens(analyzer, rows, texts, chunk_doc[new_final], docs, config), config)
-    words = qi.graph_words(analyzer, rows, texts)
-    graph, postings = _graph(old, writer, live, kept, final_of, words, chunk_doc, groups, config)
+    bm25 = _bm25(old, kept, perm, analysis.tokens, config)
+    graph, postings = _graph(old, writer, live, kept, final_of, analysis.words, chunk_doc, groups, config)
     caps, total = Counter(writer.caps), Counter(writer.total)
     entities = _entities(old, touched_docs, chunk_texts, docs, doc_arrays, config, caps, total)
     dense = old.dense

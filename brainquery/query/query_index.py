@@ -33,19 +33,20 @@ import time
 from collections import Counter
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, Callable, NamedTuple
 
 import numpy as np
 
 from ingest.document import DOC_TYPES
 
 from ..storage import model_cache
-from .answer import span_patterns, strip_quoted
+from . import chunk_analysis
+from .answer import strip_quoted
 from .bm25 import SparseBM25
 from ..config import Config
 from ..storage.chunking import join_chunks
 from ..storage.embedding import DenseEmbedder
-from .entities import EntityExtractor, EntityIndex
+from .entities import EntityIndex
 from .evidence import EvidenceGraph, shingle_postings
 from .index_state import (DIGEST_KEY, DIRTY, FORMAT, GENERATION_KEY, INDEX_FILE, LEGACY_FILES,  # noqa: F401
                           ROUTER_DIGEST_KEY, ROUTER_FILE, STATE_KEY, generation)
@@ -53,7 +54,6 @@ from .index_state import config_key as _config_key
 from .router import Router, TextModel, load_router
 from ..files import from_json_array, json_array, read_arrays, text_arrays, texts_from_arrays, write_arrays
 from ..storage.store import Store
-from ..textproc import Analyzer
 
 log = logging.getLogger(__name__)
 _FORMAT = FORMAT
@@ -280,11 +280,15 @@ def build(store: Store, config: Config) -> QueryIndex:
     docs, chunk_doc = _documents(scan)
     chunk_no = np.asarray([r.number for r in scan.rows], dtype=np.int32)
     doc_arrays = document_arrays(docs, chunk_doc, chunk_no, config)
-    bm25, graph, postings = _word_indexes(scan, docs, chunk_doc, config)
-    kind_names, chunk_kinds = _chunk_kinds(scan.texts, config)
     caps, total = Counter(), Counter()
-    entities = _entities(scan.texts, docs, doc_arrays["doc_chunk_order"], doc_arrays["doc_chunk_ptr"], config,
-                         (caps, total))
+    with chunk_analysis.Workers(config, chunk_analysis.workers_for(len(scan.texts), config)) as workers:
+        analysis = chunk_analysis.analyse(len(scan.texts), analysis_texts(scan.rows, scan.texts, chunk_doc, docs, config),
+                                          config, workers)
+        entities = chunk_analysis.entities(
+            len(docs), whole_documents(scan.texts, docs, doc_arrays["doc_chunk_order"], doc_arrays["doc_chunk_ptr"]),
+            config, caps, total, workers)
+    bm25, graph, postings = _word_indexes(analysis, scan, chunk_doc, config)
+    kind_names, chunk_kinds = analysis.kind_names, analysis.kinds
     from .index_update import WriterState
 
     writer = WriterState([r.content_hash for r in scan.rows], [r.group for r in scan.rows], *postings,
@@ -359,59 +363,52 @@ def _documents(scan: _Scan) -> tuple[list[dict[str, Any]], np.ndarray]:
     return docs, chunk_doc
 
 
-def _word_indexes(scan: _Scan, docs: list[dict[str, Any]], chunk_doc: np.ndarray, config: Config
+def _word_indexes(analysis: chunk_analysis.ChunkAnalysis, scan: _Scan, chunk_doc: np.ndarray, config: Config
                   ) -> tuple[SparseBM25, EvidenceGraph, tuple[np.ndarray, np.ndarray]]:
     """BM25 over each chunk's words, the evidence graph over its shingles, and the shingle
     sets kept for incremental updates."""
-    analyzer = Analyzer(config.text)
-    bm25 = SparseBM25(config.bm25).fit(bm25_tokens(analyzer, scan.rows, scan.texts, chunk_doc, docs, config))
-    words = graph_words(analyzer, scan.rows, scan.texts)
-    graph = EvidenceGraph(config.graph).fit(words, [r.group for r in scan.rows], docs=chunk_doc)
-    return bm25, graph, shingle_postings(words, config.graph.shingle_size)
+    bm25 = SparseBM25(config.bm25).fit(analysis.tokens)
+    graph = EvidenceGraph(config.graph).fit(analysis.words, [r.group for r in scan.rows], docs=chunk_doc)
+    return bm25, graph, shingle_postings(analysis.words, config.graph.shingle_size)
 
 
-def bm25_tokens(analyzer: Analyzer, rows: list[_ChunkRow], texts: list[str], chunk_doc: np.ndarray,
-                docs: list[dict[str, Any]], config: Config) -> list[list[str]]:
-    """What BM25 reads of each chunk (`chunk_doc`: its row in `docs`)."""
+def analysis_texts(rows: list[_ChunkRow], texts: list[str], chunk_doc: np.ndarray, docs: list[dict[str, Any]],
+                   config: Config) -> Callable[[int, int], chunk_analysis.Texts]:
+    """What BM25, the evidence graph and the answer-span patterns read of chunks a..b-1
+    (`chunk_doc`: each chunk's row in `docs`), as chunk_analysis.analyse asks for them."""
     # An attachment with almost no words of its own (a photo: a file name and a camera) is
     # found by what its message says: its subject joins its words for BM25.
     subjects = {str(d.get("doc_id")): str(d.get("title", "")) for d in docs}
     short = config.scoring.attachment_context_chars
     # Who wrote a message says what it is about as much as its subject does: a note from
     # "Riverside Animal Clinic" is from the vet although its text never says so.
-    senders = {}
-    out = []
-    for r, t, doc in zip(rows, texts, chunk_doc):
+    senders: dict[int, str] = {}
+
+    def for_bm25(r: _ChunkRow, t: str, doc: int) -> str:
         sender = senders.get(doc)
         if sender is None:
             sender = senders[doc] = sender_names(str(docs[doc].get("from") or ""))
-        out.append(analyzer.tokens(model_cache.embed_text(r.title, t)
-                                   + (f"\n{subjects.get(r.parent_id, '')}" if r.parent_id and len(t) < short else "")
-                                   + (f"\n{sender}" if sender else "")))
-    return out
+        return (model_cache.embed_text(r.title, t)
+                + (f"\n{subjects.get(r.parent_id, '')}" if r.parent_id and len(t) < short else "")
+                + (f"\n{sender}" if sender else ""))
+
+    def of(a: int, b: int) -> chunk_analysis.Texts:
+        block_rows, block_texts = rows[a:b], texts[a:b]
+        return ([for_bm25(r, t, int(d)) for r, t, d in zip(block_rows, block_texts, chunk_doc[a:b])],
+                # The graph reads the text without the quoted lines of replies.
+                [unquoted(model_cache.embed_text(r.title, t)) for r, t in zip(block_rows, block_texts)],
+                list(block_texts))
+    return of
 
 
-def graph_words(analyzer: Analyzer, rows: list[_ChunkRow], texts: list[str]) -> list[list[str]]:
-    """What the evidence graph reads of each chunk: shingles of the text without the quoted
-    lines of replies."""
-    return [analyzer.words(unquoted(model_cache.embed_text(r.title, t))) for r, t in zip(rows, texts)]
-
-
-def _entities(texts: list[str], docs: list[dict[str, Any]], order: np.ndarray, ptr: np.ndarray,
-              config: Config, counts: tuple[Counter, Counter] | None = None) -> EntityIndex:
-    """The entity index over each document's whole text (its chunks joined, overlaps once)."""
-    whole = ("\n".join(join_chunks([texts[i] for i in order[ptr[d]:ptr[d + 1]]])) for d in range(len(docs)))
-    return EntityExtractor(config.ambiguity, Analyzer(config.text).stopwords).build(whole, docs, counts)
-
-
-def _chunk_kinds(texts: list[str], config: Config) -> tuple[tuple[str, ...], np.ndarray]:
-    """Which kinds of answer span (config [answer] spans) each chunk holds."""
-    spans = span_patterns(config.answer)
-    kind_names = tuple(kind for kind, _ in config.answer.spans)
-    patterns = [spans[kind] for kind in kind_names]
-    chunk_kinds = np.array([[p.search(t) is not None for p in patterns] for t in texts],
-                           dtype=bool).reshape(len(texts), len(patterns))
-    return kind_names, chunk_kinds
+def whole_documents(texts: list[str], docs: list[dict[str, Any]], order: np.ndarray, ptr: np.ndarray
+                    ) -> Callable[[int, int], tuple[list[str], list[dict[str, Any]]]]:
+    """Documents a..b-1's whole texts (their chunks joined, overlaps once) and records, as
+    the entity index reads them."""
+    def of(a: int, b: int) -> tuple[list[str], list[dict[str, Any]]]:
+        return (["\n".join(join_chunks([texts[i] for i in order[ptr[d]:ptr[d + 1]]])) for d in range(a, b)],
+                docs[a:b])
+    return of
 
 
 # The lines a photo's ingestor writes from EXIF (its file name, its camera): every photo
