@@ -188,20 +188,21 @@ class _Worker:
         return _Job(self, message)
 
     def stop(self) -> None:
-        if self.conn is not None:
+        # Taken first: a job's thread that found the worker broken may stop it too.
+        conn, self.conn = self.conn, None
+        process, self.process = self.process, None
+        if conn is not None:
             try:
-                self.conn.send(None)
+                conn.send(None)
             except OSError:
                 pass
-            self.conn.close()
-            self.conn = None
-        if self.process is not None:
+            conn.close()
+        if process is not None:
             try:
-                self.process.wait(timeout=5)
+                process.wait(timeout=5)
             except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-            self.process = None
+                process.kill()
+                process.wait()
 
 
 class _Job:
