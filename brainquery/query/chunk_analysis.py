@@ -2,14 +2,12 @@
 graph cuts shingles from and the kinds of answer span it holds, and each document's named
 entities.
 
-This is most of a build's time (at 16,000 chunks about four fifths of the analysis) and
-each chunk's (each document's) analysis depends on its own text alone, so a large build
-shares them out between the building process and worker processes, one per further core
-(`workers_for`), in blocks. Workers are fresh interpreters running this module (as the mbox
-parse workers are: storage/parse_pool.py): not forked, since the building process runs
-Chroma's threads, and not spawned by multiprocessing, which re-imports the caller's script.
-A worker that cannot be started or fails hands its share back to the building process,
-which analyses it itself: the index is the same whichever process read a text.
+This is most of a build's time (about three quarters of a 16,000-chunk build under
+cProfile), and each chunk's (each document's) analysis depends on its own text alone, so a
+large build shares them out, in blocks, between the building process and worker processes,
+one per further core (`workers_for`), started as storage/worker_process.py starts them. A
+worker that cannot be started or fails hands its share back to the building process, which
+analyses it itself: the index is the same whichever process read a text.
 """
 from __future__ import annotations
 
@@ -17,7 +15,6 @@ import contextlib
 import dataclasses
 import logging
 import os
-import socket
 import subprocess
 import sys
 import threading
@@ -28,6 +25,7 @@ from typing import Any, Callable, Iterator, Sequence
 import numpy as np
 
 from ..config import Config
+from ..storage import worker_process
 from ..textproc import Analyzer
 from .answer import span_patterns
 from .entities import EntityExtractor, EntityIndex
@@ -172,12 +170,7 @@ class _Worker:
         self.process: subprocess.Popen | None = None
         self.conn: Connection | None = None
         try:
-            ours, theirs = socket.socketpair()
-            env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
-            with theirs:
-                self.process = subprocess.Popen([sys.executable, "-m", __name__, str(theirs.fileno())],
-                                                pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL, env=env)
-            self.conn = Connection(ours.detach())
+            self.process, self.conn = worker_process.start(__name__)
             self.conn.send(config)
         except Exception as err:   # no worker: the building process analyses every share
             log.warning("a chunk-analysis worker could not be started (%s); its chunks are analysed in process",
@@ -191,18 +184,8 @@ class _Worker:
         # Taken first: a job's thread that found the worker broken may stop it too.
         conn, self.conn = self.conn, None
         process, self.process = self.process, None
-        if conn is not None:
-            try:
-                conn.send(None)
-            except OSError:
-                pass
-            conn.close()
         if process is not None:
-            try:
-                process.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+            worker_process.stop(process, conn)
 
 
 class _Job:

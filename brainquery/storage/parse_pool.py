@@ -18,7 +18,6 @@ import collections
 import dataclasses
 import logging
 import os
-import socket
 import subprocess
 import sys
 import threading
@@ -32,10 +31,10 @@ from ingest.document import ItemFailure
 from ingest.mbox import MboxIngestor, message_items, message_source, open_mbox
 from ingest.registry import Context, Item
 
+from . import worker_process
+
 log = logging.getLogger(__name__)
-# Workers are fresh interpreters running this module: not forked (the ingesting process
-# runs Chroma's threads, and a fork copies whatever locks they hold), and not spawned by
-# multiprocessing (that re-imports the caller's script, which may ingest again).
+# Workers are fresh interpreters running this module (worker_process.py says why).
 _POLL_SECONDS = 1.0  # how often deadlines are checked while every worker is busy
 
 
@@ -139,13 +138,7 @@ def _opened(setup: _WorkerSetup):
 
 class _Worker:
     def __init__(self, setup: _WorkerSetup):
-        ours, theirs = socket.socketpair()
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
-        with theirs:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", __name__, str(theirs.fileno())],
-                pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL, env=env)
-        self.conn = Connection(ours.detach())
+        self.process, self.conn = worker_process.start(__name__)
         self.conn.send(setup)
         self.task: tuple[int, int] | None = None
         self.deadline = 0.0
@@ -155,16 +148,7 @@ class _Worker:
         self.conn.send(task)
 
     def stop(self, kill: bool) -> None:
-        if not kill:
-            try:
-                self.conn.send(None)
-                self.process.wait(timeout=5)
-            except (OSError, subprocess.TimeoutExpired):
-                pass
-        if self.process.poll() is None:
-            self.process.kill()
-            self.process.wait()
-        self.conn.close()
+        worker_process.stop(self.process, self.conn, kill)
 
 
 class _Pool:
