@@ -47,11 +47,13 @@ _SEPARATOR = "\x00"
 # A letter, or a character of the Indic scripts (Devanagari to Sinhala): their vowel signs
 # and viramas are marks, not letters, and a word of Hindi or Kannada ("बिजली", "ವಿದ್ಯುತ್")
 # is one token, not its consonants; the dandas ("।", "॥") end sentences.
-_LETTER = r"(?:[^\W_]|[\u0900-\u0963\u0966-\u0DFF])"
+_INDIC = "\u0900-\u0963\u0966-\u0DFF"
+_LETTER = rf"(?:[^\W_]|[{_INDIC}])"
 _TOKEN = re.compile(rf"\d+(?:\.\d+)+|{_LETTER}+(?:-{_LETTER}+)*")
 # _TOKEN over a normalised text, which holds no underscore: one character class a letter
 # rather than a choice of two, half the cost on every chunk indexed.
-_NORMALISED_TOKEN = re.compile(r"\d+(?:\.\d+)+|[\w\u0900-\u0963\u0966-\u0DFF]+(?:-[\w\u0900-\u0963\u0966-\u0DFF]+)*")
+_NORMALISED_LETTER = rf"[\w{_INDIC}]"
+_NORMALISED_TOKEN = re.compile(rf"\d+(?:\.\d+)+|{_NORMALISED_LETTER}+(?:-{_NORMALISED_LETTER}+)*")
 _COMBINING = re.compile(r"[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
 
 
