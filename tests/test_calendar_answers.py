@@ -201,10 +201,10 @@ def test_calendar_question_sets(name, floor_key, tmp_path):
 
 
 @pytest.mark.parametrize("zone, written", [
-    ("America/Chicago", "Sat, January 24, 2026 9:00 AM–1:00 PM"),
-    ("Asia/Kolkata", "Sat 24 January 2026 9:00 AM–1:00 PM"),       # the day first, the 12-hour clock
-    ("Australia/Sydney", "Sat 24 January 2026 9:00 AM–1:00 PM"),
-    ("Europe/Berlin", "Sat 24 January 2026 09:00–13:00"),
+    ("America/Chicago", "Saturday, January 24, 2026 9:00 AM–1:00 PM"),
+    ("Asia/Kolkata", "Saturday 24 January 2026 9:00 AM–1:00 PM"),       # the day first, the 12-hour clock
+    ("Australia/Sydney", "Saturday 24 January 2026 9:00 AM–1:00 PM"),
+    ("Europe/Berlin", "Saturday 24 January 2026 09:00–13:00"),
 ])
 def test_an_occurrence_is_written_as_its_region_writes_dates_and_times(tmp_path, zone, written):
     ics = textwrap.dedent(f"""\
