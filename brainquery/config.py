@@ -305,6 +305,7 @@ class AnswerSection:
     issuer_kinds: tuple[str, ...]
     issuer_types: tuple[str, ...]
     issuer_cue: str                  # a regex: the question asks who did a job
+    worker_label: str                # a regex: the person a bill names as doing the job, group "name"
     max_chars: int
     snippet_chars: int
     conflict_share: float
@@ -399,7 +400,7 @@ class AnswerSection:
 
     def __post_init__(self) -> None:
         # A bad regex fails here, when the config is read, not at the first question.
-        for key in ("issuer_cue", "record_date_label", "total_label", "owed_label", "remaining_label", "net_total_label", "owed_cue", "paid_cue", "deduction_label", "reference_point", "whole_cue", "sentence_head", "latest_cue", "retraction_cue",
+        for key in ("issuer_cue", "worker_label", "record_date_label", "total_label", "owed_label", "remaining_label", "net_total_label", "owed_cue", "paid_cue", "deduction_label", "reference_point", "whole_cue", "sentence_head", "latest_cue", "retraction_cue",
                     "due_cue", "salutation", "retired_value", "old_line", "new_line", "delta_value", "currency_mark", "proposal_cue", "former_cue", "first_cue", "transaction_cue", "record_cue", "reminder_cue"):
             try:
                 re.compile(getattr(self, key))

@@ -1231,3 +1231,24 @@ def test_the_last_visit_is_the_newest_record_whatever_it_states(tmp_path):
                                 "Pepper is due for her annual booster at Oak Vets. Book online or call us.")})
     result = brain.ask("What was wrong with Pepper the last time she was at the vets?", now=NOW)
     assert result.results[0].source.endswith("2026-receipt.txt"), [r.source for r in result.results]
+
+
+@pytest.mark.parametrize("question", ["who serviced the boiler", "who came to service the boiler"])
+@pytest.mark.parametrize("label", ["Technician:", "Work carried out by:", "Serviced by"])
+def test_who_did_a_job_is_the_person_the_bill_names_beside_the_business(tmp_path, question, label):
+    brain = _brain_of(tmp_path, {"2026-10-02-boiler-receipt.txt":
+        "HEARTHSIDE HEATING LTD\nRECEIPT HH-2210\nDate of service: 2 October 2026\n"
+        "Customer: Kirsty Doyle, 4 Mill Lane\n"
+        f"{label} Conor Walsh\nAnnual boiler service and flue check €120.00\nTotal €120.00\n"})
+    answer = brain.ask(question, now=datetime(2027, 3, 1, tzinfo=timezone.utc)).answer or ""
+    head = answer.split(" — ")[0]
+    assert "Conor Walsh" in head and "HEARTHSIDE HEATING" in head, answer
+
+
+def test_a_bill_naming_no_one_for_the_job_answers_who_by_its_business(tmp_path):
+    brain = _brain_of(tmp_path, {"2026-10-02-boiler-receipt.txt":
+        "HEARTHSIDE HEATING LTD\nRECEIPT HH-2210\nDate of service: 2 October 2026\n"
+        "Customer: Kirsty Doyle, 4 Mill Lane\nAnnual boiler service and flue check €120.00\nTotal €120.00\n"})
+    answer = brain.ask("who serviced the boiler", now=datetime(2027, 3, 1, tzinfo=timezone.utc)).answer or ""
+    # (The customer is named under a label too, and did no job.)
+    assert answer.split(" — ")[0] == "HEARTHSIDE HEATING LTD", answer

@@ -293,7 +293,11 @@ class Asker:
             # (another speaker's words on the subject): nothing answers.
             return AskResult(answer=None, confidence=0.0, message=IDK, conflicts=[],
                              coverage=round(top_cover, 4), level="unknown", **base)
-        issuer = self._issuer(top.doc, question) if kind in self.config.answer.issuer_kinds else ""
+        by_issuer = kind in self.config.answer.issuer_kinds and self._answered_by_issuer(top.doc, question)
+        issuer = self._issuer(top.doc) if by_issuer else ""
+        worker = self._worker(top.doc) if by_issuer else ""
+        if worker and worker.casefold() not in issuer.casefold():
+            issuer = f"{worker} ({issuer})" if issuer else worker
         if issuer:
             text = extract.text if issuer.casefold() in extract.text.casefold() else f"{issuer} — {extract.text}"
             extract = dataclasses.replace(extract, text=text, value=answers.normalise_value(issuer), shown=issuer)
@@ -377,16 +381,18 @@ class Asker:
                          level=level, answer_kind=kind if value_answer else "sentence",
                          evidence=evidence if extract.text else None, **base)
 
-    def _issuer(self, doc: int, question: str) -> str:
-        """Who issued a bill: its vendor, or the business that mailed it (not a person
-        writing from a mailbox anyone can have). Asked who did a job ("who did we use for
-        the gutters", `issuer_cue`), any letter from a business answers by that business:
-        the line of its signature that spells its mail domain ("ClearFlow Gutters" from
-        sean@clearflow-gutters.example), else its sender's name."""
+    def _answered_by_issuer(self, doc: int, question: str) -> bool:
+        """A bill answers "who" by whoever issued it; asked who did a job ("who did we use
+        for the gutters", `issuer_cue`), so does any letter from a business."""
+        billed = str(self.index.docs[doc].get("doc_type", "")) in self.config.answer.issuer_types
+        return billed or answers.compiled_regex(self.config.answer.issuer_cue).search(question) is not None
+
+    def _issuer(self, doc: int) -> str:
+        """Who issued a document: a bill's vendor, or the business that mailed it (not a
+        person writing from a mailbox anyone can have): the line of its signature that
+        spells its mail domain ("ClearFlow Gutters" from sean@clearflow-gutters.example),
+        else its sender's name."""
         meta = self.index.docs[doc]
-        billed = str(meta.get("doc_type", "")) in self.config.answer.issuer_types
-        if not billed and not answers.compiled_regex(self.config.answer.issuer_cue).search(question):
-            return ""
         vendor = str(meta.get("invoice_vendor") or "").strip()
         if vendor:
             return vendor
@@ -401,6 +407,12 @@ class Asker:
                 if letters.startswith(label) and len(line.split()) <= _MAX_ORGANISATION_WORDS:
                     return line.strip()
         return display_name(sender)
+
+    def _worker(self, doc: int) -> str:
+        """The person a bill names as doing the job, under a label ("Technician: Basheer
+        Ahmed", "Work carried out by: Tadhg Lynch"), or ""."""
+        found = answers.compiled_regex(self.config.answer.worker_label).search(self._doc_text(doc, with_title=False))
+        return found.group("name").strip() if found else ""
 
     def _ask_back(self, question: str, ambiguity: Ambiguity, query: Query,
                   term_weights: dict[str, float], base: dict[str, Any]) -> AskResult:
