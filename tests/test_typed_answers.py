@@ -1252,3 +1252,19 @@ def test_a_bill_naming_no_one_for_the_job_answers_who_by_its_business(tmp_path):
     answer = brain.ask("who serviced the boiler", now=datetime(2027, 3, 1, tzinfo=timezone.utc)).answer or ""
     # (The customer is named under a label too, and did no job.)
     assert answer.split(" — ")[0] == "HEARTHSIDE HEATING LTD", answer
+
+
+@pytest.mark.parametrize("question, answer", [
+    ("what's our wifi called", "ORCHARD_5G"),
+    ("which network do the kids' tablets join", "ORCHARD_5G"),
+    ("what's the name of the wireless network", "ORCHARD_5G"),
+    # the password of that network is another value
+    ("what's the wifi password", "Quince-Lark-3307"),
+])
+def test_the_networks_name_is_its_own_value_not_its_password(tmp_path, question, answer):
+    brain = _brain_of(tmp_path, {"2026-11-20-new-router.md":
+        "New router\nDate: 2026-11-20\n\nThe fibre came today and the old router is gone; the tablets "
+        "and the TV need to join again.\n\nNetwork: ORCHARD_5G\nPassword: Quince-Lark-3307\n"
+        "Router admin page: 192.168.1.1\n"})
+    result = brain.ask(question, now=datetime(2026, 11, 25, tzinfo=timezone.utc))
+    assert result.answer == answer, result.answer
