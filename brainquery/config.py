@@ -453,6 +453,8 @@ class EventsSection:
     default_clock: str                   # a zone without a name (UTC, a fixed offset)
     day_format_12h: str                  # strftime, with {day} for the unpadded day of the month
     day_format_24h: str
+    time_range_12h: str                  # between a start and an end: "6:00 PM to 7:00 PM"
+    time_range_24h: str                  # "17:00–17:45"
     date_format_12h: str                 # a date answer ("when did..."), without the weekday
     date_format_24h: str
 

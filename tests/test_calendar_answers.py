@@ -81,7 +81,7 @@ def test_a_short_question_with_no_question_word_is_answered_yes_or_no(piano_brai
 def test_what_time_gives_the_rule_and_the_next_occurrence(piano_brain):
     result = piano_brain.ask("What time is Harper's piano lesson?", now=NOW)
     assert result.answer_kind == "occurrence"
-    assert "Tuesdays 4:30 PM–5:15 PM" in result.answer
+    assert "Tuesdays 4:30 PM to 5:15 PM" in result.answer
     assert "cancelled" in result.answer and "moved from" in result.answer
     # One plan, not rival values: the override's 17:00 does not conflict with the series.
     assert result.conflicts == []
@@ -201,9 +201,9 @@ def test_calendar_question_sets(name, floor_key, tmp_path):
 
 
 @pytest.mark.parametrize("zone, written", [
-    ("America/Chicago", "Saturday, January 24, 2026 9:00 AM–1:00 PM"),
-    ("Asia/Kolkata", "Saturday 24 January 2026 9:00 AM–1:00 PM"),       # the day first, the 12-hour clock
-    ("Australia/Sydney", "Saturday 24 January 2026 9:00 AM–1:00 PM"),
+    ("America/Chicago", "Saturday, January 24, 2026 9:00 AM to 1:00 PM"),
+    ("Asia/Kolkata", "Saturday 24 January 2026 9:00 AM to 1:00 PM"),       # the day first, the 12-hour clock
+    ("Australia/Sydney", "Saturday 24 January 2026 9:00 AM to 1:00 PM"),
     ("Europe/Berlin", "Saturday 24 January 2026 09:00–13:00"),
 ])
 def test_an_occurrence_is_written_as_its_region_writes_dates_and_times(tmp_path, zone, written):

@@ -367,7 +367,8 @@ def _times(o: Occurrence, cfg: EventsSection) -> str:
     if o.end is None:
         return start
     end = _clock(o.end, cfg) if o.end.date() == o.start.date() else f"{_day(o.end, cfg)} {_clock(o.end, cfg)}"
-    return f"{start}–{end}"
+    between = cfg.time_range_12h if _twelve_hour(o.start, cfg) else cfg.time_range_24h
+    return f"{start}{between}{end}"
 
 
 def _zone_note(o: Occurrence, now: datetime, cfg: EventsSection) -> str:
