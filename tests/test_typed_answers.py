@@ -1268,3 +1268,13 @@ def test_the_networks_name_is_its_own_value_not_its_password(tmp_path, question,
         "Router admin page: 192.168.1.1\n"})
     result = brain.ask(question, now=datetime(2026, 11, 25, tzinfo=timezone.utc))
     assert result.answer == answer, result.answer
+
+
+@pytest.mark.parametrize("label, day", [("Prüfdatum:", "30.11.2026"), ("Leveransdatum:", "30.11.2026"),
+                                        ("Termin:", "30.11.2026"), ("Appointment:", "30.11.2026")])
+def test_a_date_under_its_label_answers_when_not_the_letters_own_date(tmp_path, label, day):
+    brain = _brain_of(tmp_path, {"2026-10-22-touran.txt":
+        "Strassenverkehrsamt Kanton Zürich\nZürich, 22.10.2026\nTouran inspection ZH 418 263\n"
+        f"{label} Montag, {day}\nZeit: 07:40 Uhr\nGebühr: CHF 64.00\n"})
+    answer = brain.ask("when is the touran inspection", now=datetime(2026, 11, 10, tzinfo=timezone.utc)).answer or ""
+    assert day in answer and "22.10.2026" not in answer, answer
