@@ -343,7 +343,10 @@ def test_who_did_a_job_is_the_business_whose_mail_domain_its_signature_spells(tm
     ("What code do I punch in to turn off the house alarm?", "code"),
     ("whats the pin for the key safe at grandma's", "code"),
     ("what is the zip code for the cabin", None),
-    ("aai wants to connect her phone, whats the network called", None),   # the phone is the device
+    # the phone is the device; the network's name is asked
+    ("aai wants to connect her phone, whats the network called", "network"),
+    ("what network do i pick to get on the internet at home", "network"),
+    ("internet password for the home network", "password"),
     ("whats the internet providers phone number", "phone"),
     ("how much electricity did we use in september", "usage"),
     ("what was our water usage in july", "usage"),
