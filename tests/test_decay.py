@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from brainquery.config import load_config
-from brainquery.query.decay import DECAY_FUNCTIONS, decay_function, period_weight, time_weight
+from brainquery.query.decay import (DECAY_FUNCTIONS, decay_function, period_weight, rivalled, shared_words,
+                                    time_weight)
 
 CONFIG = load_config()
 TYPES = ("email", "newsletter", "invoice", "manual", "calendar_event", "static_pdf")
@@ -100,3 +101,25 @@ def test_unknown_decay_model_names_the_valid_ones():
     with pytest.raises(ValueError, match="exponential"):
         decay_function("hyperbolic")
     assert set(DECAY_FUNCTIONS) == {"exponential", "linear", "none"}
+
+
+def test_a_rival_names_what_the_old_document_names_not_as_much_of_the_question():
+    # "till what time is the gym open in the evening": the gym's old newsletter names "gym"
+    # and "open"; a newer letter about the babysitter's evenings names "open", "evening" and
+    # "till", more of the question but not the gym. A newer gym notice is a rival.
+    terms_weights = np.array([3.2, 4.0, 3.0, 3.0])            # till, gym, open, evening
+    words = np.array([[False, True, True, False],             # the gym's newsletter, 2023
+                      [True, False, True, True],              # the babysitter, 2025
+                      [False, True, True, True]])             # the gym's new hours, 2025
+    day = 86400.0
+    epochs = np.array([0.0, 900 * day, 900 * day])
+    coverage = words.astype(float) @ terms_weights / terms_weights.sum()
+    evidence = np.array([0.4, 0.6, 0.6])
+    on_topic, no_value = np.ones(3, bool), np.zeros(3, bool)
+    rule = CONFIG.time.rival
+    assert not rivalled(epochs[:2], coverage[:2], evidence[:2], on_topic[:2], no_value[:2], rule,
+                        shared=shared_words(words[:2], terms_weights))[0]
+    assert rivalled(epochs, coverage, evidence, on_topic, no_value, rule,
+                    shared=shared_words(words, terms_weights))[0]
+    # (Compared by how much of the question each covers, the babysitter's letter was one.)
+    assert rivalled(epochs[:2], coverage[:2], evidence[:2], on_topic[:2], no_value[:2], rule)[0]

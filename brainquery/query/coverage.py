@@ -209,9 +209,16 @@ class TopicTerms:
         `types`: the document type code of each row; `in_window`: is it the chunk of an
         event taking place in the question's window; `to_group`: is it from a letter to a
         group, which names the people the question asks about `group_credit` of the way."""
+        return self.cover_and_words(bm25, rows, types, in_window, to_group, group_credit)[0]
+
+    def cover_and_words(self, bm25: SparseBM25, rows: np.ndarray, types: np.ndarray | None = None,
+                        in_window: np.ndarray | None = None, to_group: np.ndarray | None = None,
+                        group_credit: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+        """`of_chunks`, and (len(rows), len(terms)): which topic words each chunk names, in
+        full or part of the way (a stand-in, a letter to the group a name belongs to)."""
         total = self.weights.sum()
         if not self.terms or total <= 0:
-            return np.zeros(len(rows))
+            return np.zeros(len(rows)), np.zeros((len(rows), len(self.terms)), dtype=bool)
         present = self._present(bm25, rows)
         found = self._found(present)
         if types is not None:
@@ -220,16 +227,19 @@ class TopicTerms:
         if in_window is not None and self.window_terms:
             found[:, list(self.window_terms)] |= np.asarray(in_window, dtype=bool)[:, None]
         cover = found.astype(np.float64) @ self.weights / total
+        named = found.copy()
         if to_group is not None and self.name_terms:
             names = list(self.name_terms)
             unnamed = (~found[:, names]).astype(np.float64) @ self.weights[names] / total
             cover += group_credit * unnamed * np.asarray(to_group, dtype=bool)
+            named[:, names] |= np.asarray(to_group, dtype=bool)[:, None]
         if self.associates:
             stand_in = np.zeros_like(found)
             for j, positions in self.associates:
                 stand_in[:, j] = present[:, positions].any(axis=1) & ~found[:, j]
             cover += self.associate_credit * stand_in.astype(np.float64) @ self.weights / total
-        return cover
+            named |= stand_in
+        return cover, named
 
 
 def _compounds(words: list[str], base: list[str], heads: frozenset[str], names: set[str],

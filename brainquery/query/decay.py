@@ -98,12 +98,24 @@ def time_weight(model: DecayModel, age_days: np.ndarray, type_codes: np.ndarray,
     return weight
 
 
+def shared_words(words: np.ndarray | None, weights: np.ndarray) -> np.ndarray | None:
+    """[i, j]: the share of the topic words candidate i names (by weight) that j names too;
+    `words` (candidates x topic words) as coverage found them."""
+    if words is None or not words.size:
+        return None
+    w = np.asarray(weights, dtype=np.float64)
+    own = words.astype(np.float64) @ w
+    both = (words[:, None, :] & words[None, :, :]).astype(np.float64) @ w
+    return np.where(own[:, None] > 0, both / np.where(own > 0, own, 1.0)[:, None], 1.0)
+
+
 def rivalled(epochs: np.ndarray, coverage: np.ndarray, evidence: np.ndarray, on_topic: np.ndarray,
              has_value: np.ndarray, cfg: RivalRule, before: np.ndarray | None = None,
-             pairs: np.ndarray | None = None) -> np.ndarray:
+             pairs: np.ndarray | None = None, shared: np.ndarray | None = None) -> np.ndarray:
     """Which candidates a newer one about the same subject may have superseded: a document
-    written at least `min_gap_days` later, about the question, covering its words nearly as
-    fully, with evidence (its score before time) about as strong — or, when both state a
+    written at least `min_gap_days` later, about the question, naming nearly all the words
+    it names (`shared`, from `shared_words`; without it, covering the question's words
+    nearly as fully), with evidence (its score before time) about as strong — or, when both state a
     value of the kind asked for (a size, an amount, a time), at least `value_match_share`
     as strong. An old document with no such rival is not out of date, only old (a pet's
     microchip number, who someone is). `before`: per candidate, a time its rival must be
@@ -117,7 +129,12 @@ def rivalled(epochs: np.ndarray, coverage: np.ndarray, evidence: np.ndarray, on_
     if pairs is not None:
         newer &= pairs
     newer &= dated[None, :] & dated[:, None] & on_topic[None, :]
-    covers = coverage[None, :] >= cfg.coverage_share * coverage[:, None] - 1e-9
+    if shared is not None:
+        # The babysitter's hours ("till 7:30 in the evening") are no newer word on when the
+        # gym closes: a rival names what the old document names, not as much of the question.
+        covers = shared >= cfg.coverage_share - 1e-9
+    else:
+        covers = coverage[None, :] >= cfg.coverage_share * coverage[:, None] - 1e-9
     matches = evidence[None, :] >= cfg.match_share * evidence[:, None]
     values = ((has_value[None, :] & has_value[:, None])
               & (evidence[None, :] >= cfg.value_match_share * evidence[:, None]))
@@ -271,7 +288,7 @@ class TimeScorer:
             # Candidates a newer document about the same subject competes with; a calendar
             # event is always judged by its own time against the question's.
             rival = rivalled(epochs, cands.parts["coverage"], cands.evidence, cands.on_topic, has_value,
-                             self.config.time.rival) | (index.doc_type[docs] == self.event_code)
+                             self.config.time.rival, shared=shared_words(cands.words, query.topic.weights)) | (index.doc_type[docs] == self.event_code)
             model = getattr(self.config.time, route.pattern)
             weight = time_weight(model, ages, index.doc_type[docs],
                                  index.type_names, route.recency, cands.on_topic, rival)

@@ -48,6 +48,7 @@ class Candidates:
         self.in_window = in_window          # chunks of events in the day or range named
         self.parts: dict[str, np.ndarray] = {}
         self.ages: np.ndarray | None = None  # set by the time scorer, shown with each result
+        self.words: np.ndarray | None = None  # set by the coverage scorer: the topic words each names
         self._query = query
         self._scoring = config.scoring
         self._dated: np.ndarray | None = None
@@ -202,8 +203,9 @@ class CoverageScorer:
         index = self.index
         docs = index.chunk_doc[cands.rows]
         to_group = np.array([self.to_group(int(d)) for d in docs], dtype=bool) if query.topic.name_terms else None
-        cover = query.topic.of_chunks(index.bm25, cands.rows, index.doc_type[docs],
-                                      np.isin(cands.rows, cands.in_window), to_group, self.credit)
+        cover, cands.words = query.topic.cover_and_words(index.bm25, cands.rows, index.doc_type[docs],
+                                                         np.isin(cands.rows, cands.in_window), to_group,
+                                                         self.credit)
         if self.day_credit > 0 and self.mentions is not None and one_day_ahead(query.route, query.now, self.config):
             dated = cands.dated_in_window(self.mentions)
             cover = np.where(dated, cover + self.day_credit * (1.0 - cover), cover)
