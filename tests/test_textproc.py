@@ -511,6 +511,14 @@ def test_a_letter_to_a_group_opens_so_in_other_languages_too(opening, to_group):
                  "close", id="a-notice-says-when-it-closes"),
     pytest.param("whats the number plate of the octavia", "Skoda Octavia, 2019. Kontrollschild BE 204 771.",
                  "number", id="a-swiss-number-plate"),
+    pytest.param("who did the roof", "Stockholms Tak & Plåt AB. Omläggning av tak, 42 m².", "roof",
+                 id="swedish-roof"),
+    pytest.param("how much is the pool guy a month", "Die swembad sal elke Dinsdag skoongemaak word.",
+                 "pool", id="afrikaans-pool"),
+    pytest.param("what does elsa need to bring for the museum trip",
+                 "Onsdag 2 december: utflykt till Tekniska museet.", "museum", id="swedish-museum"),
+    pytest.param("when does ouma fly back to george", "Ouma vlieg op 2 Januarie terug George toe.", "fli",
+                 id="afrikaans-fly"),
 ])
 def test_an_english_question_finds_the_word_in_the_households_other_languages(analyzer, question, document, term):
     terms, found = _found(analyzer, question, [document, "The garden centre is open late on Thursdays."],
