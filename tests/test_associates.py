@@ -67,3 +67,24 @@ def test_a_stand_in_names_the_word_part_of_the_way_where_the_word_is_missing(ana
     assert plain[0] == pytest.approx(widened[0]) == pytest.approx(1.0)       # the note says "hurling"
     assert plain[1] < widened[1] < 1.0                                         # the club's letter
     assert widened[4:] == pytest.approx(plain[4:])                             # other Saturdays
+
+
+def test_a_name_a_calendar_feed_repeats_in_every_event_is_rare_by_the_files_that_name_it(analyzer):
+    # The team's feed writes "U10 Green" in each of its events: in chunks the name is common,
+    # in files it is in two, the feed and the carpool letter that says whose team it is.
+    letter = "Eli is thrilled that Mateo is on U10 Green with him for soccer again this fall"
+    feed = [f"Practice – U10 Green, Sloan's Lake Field {n % 3 + 1}" for n in range(12)]
+    others = [f"Library hold {n} is ready for pickup" for n in range(8)]
+    texts = [letter, *feed, *others]
+    bm25 = SparseBM25(CONFIG.bm25).fit([analyzer.tokens(text) for text in texts])
+    sources = np.array([0] + [1] * len(feed) + list(range(2, 2 + len(others))))
+    topic = TopicTerms.of("what time is soccer practice", analyzer, bm25, ignore={"what", "time"})
+    words = {column: word for word, column in bm25.vocab_.items()}
+
+    def lent(**files):
+        found = clause_associates(topic, [letter], analyzer, bm25, max_terms=10, max_df_share=0.05,
+                                  max_df_floor=3, **files)
+        return {topic.terms[j]: {words[int(c)] for c in columns} for j, columns in found.items()}
+
+    assert not lent().get("soccer", set()) & {"u10", "green"}
+    assert lent(sources=sources)["soccer"] >= {"u10", "green"}

@@ -150,6 +150,7 @@ class Asker:
         # (Who a letter is written to: a letter to a group names everyone in it.)
         self._coverage = next((s for s in self.ranker.scorers if s.name == "coverage"), None)
         self._extracts: dict[tuple[int, str | None], answers.Extract] = {}
+        self._sources: np.ndarray | None = None     # per chunk, its file (_chunk_sources)
         # Per document of this index, the days its text names (read once: the text is fixed).
         self._days_named: dict[int, list[tuple[str, date]]] = {}
         # Days are the household's: a document's day and today are read in the zone of the
@@ -562,8 +563,18 @@ class Asker:
         lent = clause_associates(topic, texts, self.analyzer, self.index.bm25,
                                  scoring.associate_clause_max_terms, scoring.associate_max_df_share,
                                  scoring.associate_max_df_floor, names,
-                                 lambda word: self.index.entities.is_name(word, False, share))
+                                 lambda word: self.index.entities.is_name(word, False, share),
+                                 self._chunk_sources())
         return topic.with_associates(lent, scoring.associate_credit)
+
+    def _chunk_sources(self) -> np.ndarray:
+        """Per chunk row, a number for the file its document came from (the events of one
+        calendar feed share theirs; the messages of an mbox each have their own)."""
+        if self._sources is None:
+            files = [str(d.get("source", "")) for d in self.index.docs]
+            _, per_doc = np.unique(np.array(files, dtype=object), return_inverse=True)
+            self._sources = per_doc.astype(np.int64)[self.index.chunk_doc]
+        return self._sources
 
     def _aside(self, question: str, ignore: set[str]) -> set[str]:
         """The words said only before the question proper: the clause before the last

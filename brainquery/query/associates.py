@@ -35,18 +35,31 @@ _NEEDLE_CHARS = 4
 def clause_associates(topic: TopicTerms, texts: Sequence[str], analyzer: Analyzer, bm25: SparseBM25,
                       max_terms: int, max_df_share: float, max_df_floor: int = 0,
                       names: Collection[str] = (),
-                      is_name: Callable[[str], bool] = lambda word: True) -> dict[int, np.ndarray]:
+                      is_name: Callable[[str], bool] = lambda word: True,
+                      sources: np.ndarray | None = None) -> dict[int, np.ndarray]:
     """Topic term index -> vocabulary columns of the rare names sharing a clause of at most
     `max_terms` terms with it in `texts`. Rare: in at most `max_df_share` of the chunks
     or `max_df_floor` of them, whichever is more (and at least one); and only a rare term borrows.
     `names`: topic terms that are names (of people, pets, firms), which borrow nothing;
     `is_name`: is a capitalised word a name (not "Dec", "Fri", "Dear")?
+    `sources`: per chunk row, the file it came from; a lent name's rarity is then counted in
+    files (a team's calendar feed writes "U10 Green" in every one of its forty events, and
+    is one place that names it), the limit in files too.
     The question's own words lend nothing."""
     if not topic.terms or not texts:
         return {}
     vocab = bm25.vocab_
     df = np.diff(bm25.weights_.indptr)
     most = max(max_df_share * bm25.n_docs, max_df_floor)
+    if sources is not None:
+        most_files = max(max_df_share * (int(sources.max()) + 1 if sources.size else 0), max_df_floor)
+
+        def rare(column: int) -> bool:
+            rows = bm25.weights_.indices[bm25.weights_.indptr[column]:bm25.weights_.indptr[column + 1]]
+            return 0 < np.unique(sources[rows]).size <= most_files
+    else:
+        def rare(column: int) -> bool:
+            return 0 < df[column] <= most
     # Column -> the topic terms it stands for (the term itself, or a synonym of it).
     owner: dict[int, list[int]] = {}
     for position, column in enumerate(topic.columns):
@@ -88,7 +101,7 @@ def clause_associates(topic: TopicTerms, texts: Sequence[str], analyzer: Analyze
         if not named:
             continue
         lent = {c for t in name_tokens if (c := vocab.get(t)) is not None and c not in owner
-                and 0 < df[c] <= most and not t.isdigit()}
+                and not t.isdigit() and rare(c)}
         for j in named:
             out.setdefault(j, set()).update(lent)
     return {j: np.asarray(sorted(cols), dtype=np.int64) for j, cols in out.items() if cols}
