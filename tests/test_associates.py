@@ -88,3 +88,19 @@ def test_a_name_a_calendar_feed_repeats_in_every_event_is_rare_by_the_files_that
 
     assert not lent().get("soccer", set()) & {"u10", "green"}
     assert lent(sources=sources)["soccer"] >= {"u10", "green"}
+
+
+def test_a_person_borrows_the_code_of_the_group_a_clause_puts_them_in(analyzer):
+    # "Mateo is on U10 Green": what the team's feed writes to U10 is written to Mateo; his
+    # name borrows the code, not the other names beside it ("Eli", "Green").
+    letter = "Eli is thrilled that Mateo is on U10 Green with him for soccer again this fall"
+    texts = [letter, "Practice – U10 Green, Sloan's Lake Field 3", "Eli's birthday party is on Saturday",
+             *[f"Library hold {n} is ready for pickup" for n in range(8)]]
+    bm25 = SparseBM25(CONFIG.bm25).fit([analyzer.tokens(text) for text in texts])
+    topic = TopicTerms.of("what time is mateo's soccer practice", analyzer, bm25, ignore={"what", "time"})
+    found = clause_associates(topic, [letter], analyzer, bm25, max_terms=10, max_df_share=0.05,
+                              max_df_floor=3, names={"mateo"})
+    words = {column: word for word, column in bm25.vocab_.items()}
+    lent = {topic.terms[j]: {words[int(c)] for c in columns} for j, columns in found.items()}
+    assert lent["mateo"] == {"u10"}
+    assert lent["soccer"] >= {"u10", "green"}

@@ -64,13 +64,14 @@ def clause_associates(topic: TopicTerms, texts: Sequence[str], analyzer: Analyze
     owner: dict[int, list[int]] = {}
     for position, column in enumerate(topic.columns):
         owner[int(column)] = [int(j) for j in np.flatnonzero(topic.membership[position])]
-    # A name asked about borrows nothing: a letter that does not name the child is about
-    # another child, however often theirs share a line (a letter to a group is coverage's
-    # to weigh).
+    # A name asked about borrows nothing but the code of its group (below): a letter that
+    # does not name the child is about another child, however often theirs share a line (a
+    # letter to a group is coverage's to weigh).
     # Nor does a common word ("new", "open"): its absence says little, and a name beside it
     # once says less; nor a word whose kind another decides ("LIFE insurance"): the home
     # policy's words are no stand-in for it.
-    people = set(topic.name_terms) | {j for j, t in enumerate(topic.terms) if t in names}
+    persons = set(topic.name_terms) | {j for j, t in enumerate(topic.terms) if t in names}
+    people = set(persons)
     people |= {j for pair in topic.compounds for j in pair}
     for column, terms in owner.items():
         if df[column] > most:
@@ -97,11 +98,15 @@ def clause_associates(topic: TopicTerms, texts: Sequence[str], analyzer: Analyze
         columns = {vocab[t] for t in tokens if t in vocab}
         if not columns or len(columns) > max_terms:
             continue
-        named = {j for c in columns for j in owner.get(c, ())} - people
-        if not named:
-            continue
+        asked = {j for c in columns for j in owner.get(c, ())}
+        named = asked - people
         lent = {c for t in name_tokens if (c := vocab.get(t)) is not None and c not in owner
                 and not t.isdigit() and rare(c)}
         for j in named:
             out.setdefault(j, set()).update(lent)
+        # ... but a person borrows the code of the group the clause puts them in ("Mateo is
+        # on U10 Green", "Elsa in 4B"): what is written to the group is written to them.
+        codes = {c for t in name_tokens if (c := vocab.get(t)) is not None and c in lent and _CODE.search(t)}
+        for j in (asked & persons) if codes else ():
+            out.setdefault(j, set()).update(codes)
     return {j: np.asarray(sorted(cols), dtype=np.int64) for j, cols in out.items() if cols}
