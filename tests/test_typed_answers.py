@@ -1281,3 +1281,21 @@ def test_a_date_under_its_label_answers_when_not_the_letters_own_date(tmp_path, 
         f"{label} Montag, {day}\nZeit: 07:40 Uhr\nGebühr: CHF 64.00\n"})
     answer = brain.ask("when is the touran inspection", now=datetime(2026, 11, 10, tzinfo=timezone.utc)).answer or ""
     assert day in answer and "22.10.2026" not in answer, answer
+
+
+@pytest.mark.parametrize("question, answer", [
+    ("what does saoirse need to bring on the tour friday", "packed lunch"),
+    ("what do the kids have to wear for the tour", "house T-shirt"),
+    # asked when, the day and the bus, not the list
+    ("what time does the bus leave for the tour", "9.15am"),
+])
+def test_what_to_bring_or_wear_is_the_line_that_says_so(tmp_path, question, answer):
+    brain = _brain_of(tmp_path, {"2026-10-05-tour.eml": _letter(
+        "orla@stcolmans.example", "5th class tour - Friday 16 October", "Mon, 05 Oct 2026 15:00:00 +0100",
+        "Dear 5th class parents,\n\nOur class tour to Fota Wildlife Park is on Friday 16 October. The bus leaves the\n"
+        "school at 9.15am sharp and we will be back for 3pm collection.\n\n"
+        "Cost: €28 per child, in an envelope with your child's name, by Monday 12 October.\n\n"
+        "Please send:\n- a packed lunch and plenty to drink (no fizzy drinks)\n- a rain jacket\n\n"
+        "Dress: house T-shirt and track pants, sports shoes.\n\nPhones are not allowed on the tour.\n")})
+    result = brain.ask(question, now=datetime(2026, 10, 14, tzinfo=timezone.utc))
+    assert answer in (result.answer or ""), result.answer
