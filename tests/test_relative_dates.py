@@ -24,7 +24,12 @@ def test_a_relative_date_is_resolved_against_the_document(sentence, start, end):
     assert found is not None and (found.start, found.end) == (start, end)
 
 
-@pytest.mark.parametrize("sentence", ["It was 7 May 2023.", "The party is on May 20.", "No date here."])
+@pytest.mark.parametrize("sentence", [
+    "It was 7 May 2023.", "The party is on May 20.", "No date here.",
+    # a weekday that comes round names no one day
+    "The organic market is every Sunday, 7 AM to 11 AM.", "The loppis is on the first Sunday of every month.",
+    "Swimming is on Tuesdays.", "The cleaner comes every other Thursday.",
+])
 def test_a_written_out_date_or_none_is_not_relative(sentence):
     assert resolve(sentence, WRITTEN) is None
 

@@ -1299,3 +1299,15 @@ def test_what_to_bring_or_wear_is_the_line_that_says_so(tmp_path, question, answ
         "Dress: house T-shirt and track pants, sports shoes.\n\nPhones are not allowed on the tour.\n")})
     result = brain.ask(question, now=datetime(2026, 10, 14, tzinfo=timezone.utc))
     assert answer in (result.answer or ""), result.answer
+
+
+def test_when_something_is_is_not_the_day_the_letter_about_it_was_written(tmp_path):
+    # Asked what is still to come, a letter's own date says when we read of the market, not
+    # when it is; asked what happened, it is when it happened.
+    brain = _brain_of(tmp_path, {"market.eml": _letter(
+        "kavya@example.org", "sunday market", "Sat, 05 Dec 2020 20:40:00 +0530",
+        "Found the organic farmers' market I was telling you about - it's every Sunday,\n"
+        "7 AM to 11 AM, in the open ground behind the temple on 15th Cross.\n\nGoing this Sunday?\n")})
+    now = datetime(2026, 1, 13, 15, tzinfo=timezone.utc)
+    answer = brain.ask("when is that organic market behind the temple", now=now).answer or ""
+    assert "7 AM to 11 AM" in answer and "2020" not in answer, answer

@@ -320,8 +320,9 @@ class Asker:
             if relative is not None:
                 extract = dataclasses.replace(extract, value=relative.start.isoformat(),
                                               shown=relative.words(self.config.events))
-            elif extract.value is None:
-                # No date in the words: the document's own date is the answer to "when", as
+            elif extract.value is None and past:
+                # No date in the words: the document's own date is the answer to "when" (it
+                # happened then; "when is the market" is no question of when we read of it), as
                 # it prints it ("Date: 16/09/2025" on a receipt, which may differ from the
                 # file's own date), else as its metadata has it.
                 printed = self._printed_date(top.doc, now.date())

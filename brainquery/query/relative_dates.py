@@ -43,9 +43,18 @@ class RelativeDate:
 
 
 def resolve(text: str, written: datetime) -> RelativeDate | None:
-    """The relative date `text` names, read as of `written` (aware), or None."""
+    """The relative date `text` names, read as of `written` (aware), or None. A weekday that
+    comes round ("every Sunday", "the first Sunday of every month") names no one day."""
     window = find_window(text, written)
     if window is None or not _RELATIVE.search(window.text) or _ABSOLUTE.search(window.text):
         return None
+    weekday = _WEEKDAY.fullmatch(window.text.strip())
+    if weekday and re.search(_RECURRING.format(day=weekday.group(0)), text, re.IGNORECASE):
+        return None
     return RelativeDate(window.text, window.start.date(), window.end.date())
+
+
+_WEEKDAY = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)day", re.IGNORECASE)
+_RECURRING = (r"\b(?:every|each)\s+(?:other\s+|second\s+|alternate\s+)?{day}\b"
+              r"|\b{day}\s+of\s+(?:every|each|the)\s+month\b|\b{day}s\b")
 
