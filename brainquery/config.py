@@ -439,6 +439,7 @@ class EventsSection:
     """Calendar answers from a series' occurrences (brainquery.query.occurrences)."""
     kinds: tuple[str, ...]               # answer kinds ([answer] kinds) an occurrence answers
     line_kinds: tuple[str, ...]          # answer kinds one line of an event answers
+    note_kinds: tuple[str, ...]          # ... and those its note's line answers, after what and when
     yes_no: str                          # a question answered yes or no first
     past: str                            # a question about the last occurrence, not the next
     final: str                           # ... about the final one of a series that ends

@@ -1109,7 +1109,8 @@ class Asker:
             # unless the question asks for a value one line of it holds (a number to call),
             # or for something only its note says ("what to pack for the field trip").
             title, body = str(meta.get("title", "")), self._doc_text(doc, with_title=False)
-            note = self._event_note(title, body, term_weights) if kind is None else None
+            note = (self._event_note(title, body, term_weights)
+                    if kind is None or kind in self.config.events.note_kinds else None)
             return note or answers.whole(f"{title}\n{body}" if title else body, kind, self.config.answer)
         text = self._doc_text(doc, with_title=False) if text is None else text
         if self._asked:
