@@ -519,6 +519,10 @@ def test_a_letter_to_a_group_opens_so_in_other_languages_too(opening, to_group):
                  "Onsdag 2 december: utflykt till Tekniska museet.", "museum", id="swedish-museum"),
     pytest.param("when does ouma fly back to george", "Ouma vlieg op 2 Januarie terug George toe.", "fli",
                  id="afrikaans-fly"),
+    pytest.param("what time does the class trip leave", "Wycieczka do Malborka: zbiórka przed szkołą o 7:30.",
+                 "trip", id="polish-trip"),
+    pytest.param("who is the chimney sweep", "Kominiarz: Paweł Górski, protokół nr 45/2025.", "chimney",
+                 id="polish-trade"),
 ])
 def test_an_english_question_finds_the_word_in_the_households_other_languages(analyzer, question, document, term):
     terms, found = _found(analyzer, question, [document, "The garden centre is open late on Thursdays."],
@@ -555,3 +559,13 @@ def test_a_ptm_is_a_parent_teacher_meeting(analyzer):
     terms, found = _found(analyzer, "when is the ptm", ["Parent-Teacher Meeting (Term 3): Saturday 24 January",
                                                          "Sports day practice on Friday"], ignore={"when"})
     assert found[0, terms.index("ptm")] and not found[1, terms.index("ptm")]
+
+
+@pytest.mark.parametrize("text, language", [
+    ("Szanowni Państwo, informujemy, że w piątek lekcje będą skrócone, a świetlica będzie czynna tylko do 15:00.",
+     "polish"),
+    # English words Polish also writes ("do", "i", "to") do not make an English question Polish
+    ("whats the wifi code do i need to type it in", "english"),
+])
+def test_a_text_is_read_in_its_own_language(analyzer, text, language):
+    assert analyzer.language(analyzer._split(text)[0]) == language
