@@ -287,8 +287,9 @@ class TimeScorer:
         else:
             # Candidates a newer document about the same subject competes with; a calendar
             # event is always judged by its own time against the question's.
+            shared = shared_words(cands.words, query.topic.weights)
             rival = rivalled(epochs, cands.parts["coverage"], cands.evidence, cands.on_topic, has_value,
-                             self.config.time.rival, shared=shared_words(cands.words, query.topic.weights)) | (index.doc_type[docs] == self.event_code)
+                             self.config.time.rival, shared=shared) | (index.doc_type[docs] == self.event_code)
             model = getattr(self.config.time, route.pattern)
             weight = time_weight(model, ages, index.doc_type[docs],
                                  index.type_names, route.recency, cands.on_topic, rival)

@@ -20,6 +20,11 @@ _RELATIVE = re.compile(r"\b(?:yesterday|today|tonight|tomorrow|tmrw|ago|last|nex
 _ABSOLUTE = re.compile(r"\d{4}|\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+\d|"
                        r"\d\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|\d/\d", re.IGNORECASE)
 
+# A weekday that comes round: "every (other) Sunday", "the first Sunday of every month", "Sundays".
+_WEEKDAY = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)day", re.IGNORECASE)
+_RECURRING = (r"\b(?:every|each)\s+(?:other\s+|second\s+|alternate\s+)?{day}\b"
+              r"|\b{day}\s+of\s+(?:every|each|the)\s+month\b|\b{day}s\b")
+
 
 @dataclasses.dataclass(frozen=True)
 class RelativeDate:
@@ -52,9 +57,3 @@ def resolve(text: str, written: datetime) -> RelativeDate | None:
     if weekday and re.search(_RECURRING.format(day=weekday.group(0)), text, re.IGNORECASE):
         return None
     return RelativeDate(window.text, window.start.date(), window.end.date())
-
-
-_WEEKDAY = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)day", re.IGNORECASE)
-_RECURRING = (r"\b(?:every|each)\s+(?:other\s+|second\s+|alternate\s+)?{day}\b"
-              r"|\b{day}\s+of\s+(?:every|each|the)\s+month\b|\b{day}s\b")
-
