@@ -99,6 +99,8 @@ def clause_associates(topic: TopicTerms, texts: Sequence[str], analyzer: Analyze
         if not columns or len(columns) > max_terms:
             continue
         asked = {j for c in columns for j in owner.get(c, ())}
+        if not asked:
+            continue
         named = asked - people
         lent = {c for t in name_tokens if (c := vocab.get(t)) is not None and c not in owner
                 and not t.isdigit() and rare(c)}
