@@ -262,6 +262,7 @@ class RivalRule:
     match_share: float
     value_match_share: float
     superseded_event_factor: float
+    plan_days: int
     series_rival_types: tuple[str, ...]
 
 

@@ -153,3 +153,58 @@ def test_a_club_letter_to_all_its_members_overtakes_the_fee_it_raised(tmp_path):
     brain.ingest([files], now=NOW)
     result = brain.ask("how much is aoife's swimming a month now", now=NOW)
     assert result.answer == "EUR 56", (result.answer, [r.source for r in result.results])
+
+
+JUDO_CALENDAR = textwrap.dedent("""\
+    BEGIN:VCALENDAR
+    VERSION:2.0
+    PRODID:-//test//EN
+    BEGIN:VEVENT
+    UID:judo@example.com
+    DTSTAMP:20260901T190000Z
+    DTSTART;TZID=Europe/Dublin:20260907T170000
+    DTEND;TZID=Europe/Dublin:20260907T180000
+    RRULE:FREQ=WEEKLY;BYDAY=MO,TH
+    SUMMARY:Cian - judo (Tora club)
+    LOCATION:School hall
+    END:VEVENT
+    END:VCALENDAR
+    """)
+CARPOOL = _mail("Dana <dana@example.com>", "Judo carpool", "Tue, 10 Nov 2026 20:00:00 +0000",
+                "Hi Niamh, Cian and Eli are both in the Tora judo group again, so here's the carpool plan:\n"
+                "- Monday judo (5:00-6:00 in the school hall): I'll drive.\n"
+                "- Thursday judo: Tom drives.\n"
+                "And for Eli's party on Saturday, come at 2:30.\nDana")
+MOVED = _mail("Tora Judo Club <coach@tora.example>", "Thursday judo moves",
+              "Mon, 05 Oct 2026 19:00:00 +0100",
+              "Dear parents, from Monday 12 October the Thursday judo group moves to Fridays, 16:30-17:30 "
+              "(the hall is taken on Thursdays). Monday judo stays the same, 17:00. Cian's coach, Michał")
+
+
+def _judo_brain(root: Path, letters: dict[str, str]) -> Brain:
+    files = root / "files"
+    files.mkdir(parents=True)
+    (files / "family.ics").write_text(JUDO_CALENDAR.replace("\n", "\r\n"), encoding="utf-8")
+    for name, text in {**letters, "other.eml": OTHERS[0], "bins.eml": OTHERS[1]}.items():
+        (files / name).write_text(text, encoding="utf-8")
+    brain = Brain(root / "store")
+    brain.ingest([files], now=NOW)
+    return brain
+
+
+def test_a_letter_repeating_the_plan_leaves_the_calendar_current(tmp_path):
+    # The carpool letter writes the practice's own times and days: it agrees with the
+    # calendar, which answers from its occurrence.
+    brain = _judo_brain(tmp_path, {"carpool.eml": CARPOOL})
+    result = brain.ask("what time is cian's judo tomorrow", now=datetime(2026, 11, 18, 12, tzinfo=timezone.utc))
+    assert result.results[0].source.endswith("family.ics"), [r.source for r in result.results]
+    assert result.answer_kind == "occurrence" and "17:00" in result.answer, result.answer
+
+
+def test_the_letter_that_moved_a_series_outranks_it_on_the_new_day(tmp_path):
+    # The club moved Thursdays to Fridays after the series went in the calendar: asked about
+    # a Friday, its letter of six weeks ago is the plan, not the series it moved.
+    brain = _judo_brain(tmp_path, {"moved.eml": MOVED})
+    result = brain.ask("what time is cian's judo tomorrow", now=datetime(2026, 11, 19, 12, tzinfo=timezone.utc))
+    assert result.results[0].source.endswith("moved.eml"), [r.source for r in result.results]
+    assert "16:30" in (result.answer or ""), result.answer

@@ -10,12 +10,17 @@ to its nearest occurrence), NaN for an undated document, which gets the pattern'
 """
 from __future__ import annotations
 
-from datetime import date
+import re
+from datetime import UTC, date, datetime, timedelta
 from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
 import numpy as np
 
 from ..config import ConfidenceSection, Config, DecayModel, PeriodWeight, RivalRule
+from ..textproc import Analyzer
+from . import answer as answers
+from .mentions import days_named
+from .occurrences import Series
 if TYPE_CHECKING:   # the scorers' shared types; scorers.py imports this module
     from .mentions import DayMentions
     from .query_index import QueryIndex
@@ -23,6 +28,10 @@ if TYPE_CHECKING:   # the scorers' shared types; scorers.py imports this module
     from .scorers import Candidates, Query
 
 SECONDS_PER_DAY = 86400.0
+# A clock time inside a time span ("5:30-6:45", "16:30", "4pm"), read on a 12-hour dial: a
+# letter's "practice at 5:30" is the calendar's 17:30.
+_CLOCK = re.compile(r"(\d{1,2})(?:\s?[:.h]\s?(\d{2}))?")
+HALF_DAY_MINUTES = 720
 
 
 def _exponential(age: np.ndarray, half_life: np.ndarray) -> np.ndarray:
@@ -111,7 +120,8 @@ def shared_words(words: np.ndarray | None, weights: np.ndarray) -> np.ndarray | 
 
 def rivalled(epochs: np.ndarray, coverage: np.ndarray, evidence: np.ndarray, on_topic: np.ndarray,
              has_value: np.ndarray, cfg: RivalRule, before: np.ndarray | None = None,
-             pairs: np.ndarray | None = None, shared: np.ndarray | None = None) -> np.ndarray:
+             pairs: np.ndarray | None = None, shared: np.ndarray | None = None,
+             by_whom: bool = False) -> np.ndarray:
     """Which candidates a newer one about the same subject may have superseded: a document
     written at least `min_gap_days` later, about the question, naming nearly all the words
     it names (`shared`, from `shared_words`; without it, covering the question's words
@@ -120,7 +130,7 @@ def rivalled(epochs: np.ndarray, coverage: np.ndarray, evidence: np.ndarray, on_
     as strong. An old document with no such rival is not out of date, only old (a pet's
     microchip number, who someone is). `before`: per candidate, a time its rival must be
     written before (a plan is changed before it happens), or +inf; `pairs` [i, j]: may j
-    rival i at all."""
+    rival i at all. `by_whom`: the [i, j] matrix of who rivals whom instead."""
     epochs = np.asarray(epochs, dtype=np.float64)
     dated = ~np.isnan(epochs)
     newer = (epochs[None, :] - epochs[:, None]) >= cfg.min_gap_days * SECONDS_PER_DAY   # [i, j]: j newer
@@ -138,7 +148,10 @@ def rivalled(epochs: np.ndarray, coverage: np.ndarray, evidence: np.ndarray, on_
     matches = evidence[None, :] >= cfg.match_share * evidence[:, None]
     values = ((has_value[None, :] & has_value[:, None])
               & (evidence[None, :] >= cfg.value_match_share * evidence[:, None]))
-    return (newer & covers & (matches | values)).any(axis=1) | ~dated
+    rivals = newer & covers & (matches | values)
+    if by_whom:
+        return rivals
+    return rivals.any(axis=1) | ~dated
 
 
 def period_weight(cfg: PeriodWeight, epochs: np.ndarray, start: float, end: float,
@@ -183,6 +196,9 @@ class TimeScorer:
         self.event_code = names.index("calendar_event") if "calendar_event" in names else -1
         self.series_rival_codes = np.array([names.index(t) for t in config.time.rival.series_rival_types
                                             if t in names], dtype=np.int64)
+        self._series: Series | None = None
+        self._analyzer: Analyzer | None = None
+        self._time_span = answers.span_patterns(config.answer).get("time")
 
     def ages(self, query: Query, candidates: np.ndarray) -> np.ndarray:
         """|now - date| in days per candidate; for a calendar event the distance from its
@@ -210,14 +226,16 @@ class TimeScorer:
         return np.where(np.isfinite(event_age), event_age, age)
 
     def superseded_series(self, docs: np.ndarray, epochs: np.ndarray, cands: Candidates,
-                          has_value: np.ndarray, kind: str | None) -> np.ndarray:
-        """Recurring calendar series that began before a document, not itself an event, that
-        is about the same subject: the email that moved the practice, the council letter
-        that changed the bin day. An event planned after that document is not overtaken.
-        Likewise a one-off event whose entry was written (LAST-MODIFIED, DTSTAMP) before such
-        a document, written before the event and naming its day: the airline's schedule
-        change after the flight went in the calendar, not the dentist's reminder for another
-        day. (Past the event, the entry is the record of its day.)"""
+                          has_value: np.ndarray, kind: str | None, now: float) -> np.ndarray:
+        """[i, j]: does candidate j overtake calendar event i? A recurring series that began
+        before a document, not itself an event, that is about the same subject: the email
+        that moved the practice, the council letter that changed the bin day. An event
+        planned after that document is not overtaken. Likewise a one-off event whose entry
+        was written (LAST-MODIFIED, DTSTAMP) before such a document, written before the event
+        and naming its day: the airline's schedule change after the flight went in the
+        calendar, not the dentist's reminder for another day. (Past the event, the entry is
+        the record of its day.) A letter whose lines about the event write only its own
+        times and weekdays agrees with it, and one that writes none says nothing new."""
         index = self.index
         one = (index.occ_ptr[docs + 1] - index.occ_ptr[docs]) if index.occ_ptr.size else np.zeros(len(docs), int)
         is_event = index.doc_type[docs] == self.event_code
@@ -225,7 +243,7 @@ class TimeScorer:
         one_off = is_event & (one <= 1) & ~np.isnan(issued) & (self.mentions is not None)
         event = (is_event & (one > 1)) | one_off
         if not np.any(event):
-            return event
+            return np.zeros((len(docs), len(docs)), dtype=bool)
         # A one-off entry is as old as its writing, and only a letter before its day rivals it.
         epochs = np.where(one_off, issued, epochs)
         before = np.where(one_off, index.doc_epoch[docs], np.inf)
@@ -239,9 +257,60 @@ class TimeScorer:
         if one_off.any():
             pairs = np.ones((len(docs), len(docs)), dtype=bool)
             pairs[one_off] = self._name_the_day(cands.rows, np.flatnonzero(one_off), can_rival & cands.on_topic)
-        rival = rivalled(epochs, cands.parts["coverage"], cands.evidence, cands.on_topic & can_rival,
-                         has_value, self.config.time.rival, before, pairs)
-        return event & rival & ~np.isnan(epochs)
+        # The plan's own type weight (a calendar's) is no evidence against the letter that moved it.
+        evidence = cands.evidence / np.maximum(cands.parts["type_weight"], 1e-9)
+        rival = rivalled(epochs, cands.parts["coverage"], evidence, cands.on_topic & can_rival,
+                         has_value, self.config.time.rival, before, pairs, by_whom=True)
+        rival &= (event & ~np.isnan(epochs))[:, None]
+        for i, j in zip(*np.nonzero(rival)):
+            # The carpool letter that repeats the practice times (and the moved Thursday the
+            # team's feed already shows) agrees with the plan; it does not change it.
+            written = self._times_and_weekdays(int(cands.rows[j]), str(index.docs[docs[i]].get("title") or ""))
+            plan = self._plan(int(docs[i]), now)
+            rival[i, j] = not (written[0] <= plan[0] and written[1] <= plan[1])
+        return rival
+
+    def _times_and_weekdays(self, row: int, title: str) -> tuple[frozenset[int], frozenset[int]]:
+        """The clock times (minutes on a 12-hour dial) and the weekdays, on their own or of
+        a written date, that a chunk writes on its lines naming a word of an event's title
+        (the carpool letter's Halloween plan says nothing of practice)."""
+        index = self.index
+        if self._analyzer is None:
+            self._analyzer = Analyzer(self.config.text)
+        lines = [line for line, _ in answers.split_with_speakers(index.chunk_texts[row],
+                                                                 self.config.answer.wrapped_line_chars)]
+        named = set(self._analyzer.tokens(title))
+        epoch = index.doc_epoch[index.chunk_doc[row]]
+        written = None if np.isnan(epoch) else datetime.fromtimestamp(epoch, UTC).date()
+        minutes, weekdays = set(), set()
+        for line, terms in zip(lines, self._analyzer.tokens_many(lines)):
+            if not named.intersection(terms):
+                continue
+            for span in (self._time_span.finditer(line) if self._time_span is not None else ()):
+                if "noon" in span.group(0).lower():
+                    minutes.add(0)
+                for clock in _CLOCK.finditer(span.group(0)):
+                    minutes.add((int(clock.group(1)) * 60 + int(clock.group(2) or 0)) % HALF_DAY_MINUTES)
+            days, alone = days_named(line, written, self.config)
+            weekdays |= alone | {date.fromordinal(d).weekday() for d in days}
+        return frozenset(minutes), frozenset(weekdays)
+
+    def _plan(self, doc: int, now: float) -> tuple[frozenset[int], frozenset[int]]:
+        """The clock times and weekdays of a calendar event's occurrences (its series'
+        moved ones too) within `plan_days` of now, in the event's own zone."""
+        if self._series is None:
+            self._series = Series(self.index.docs, self.index.doc_epoch, self.config.events)
+        today = datetime.fromtimestamp(now, UTC).date()
+        span = timedelta(days=self.config.time.rival.plan_days)
+        minutes, weekdays = set(), set()
+        for occ in self._series.occurrences(doc, today - span, today + span, UTC):
+            for moment in (occ.start, occ.end):
+                if moment is not None and not occ.all_day:
+                    minutes.add((moment.hour * 60 + moment.minute) % HALF_DAY_MINUTES)
+            weekdays.add(occ.start.weekday())
+            if occ.moved_from is not None:
+                weekdays.add(occ.moved_from.weekday())
+        return frozenset(minutes), frozenset(weekdays)
 
     def _name_the_day(self, rows: np.ndarray, events: np.ndarray, rivals: np.ndarray) -> np.ndarray:
         """[e, j]: does candidate j (one of `rivals`) write the day of one-off event `events[e]`
@@ -293,15 +362,20 @@ class TimeScorer:
             model = getattr(self.config.time, route.pattern)
             weight = time_weight(model, ages, index.doc_type[docs],
                                  index.type_names, route.recency, cands.on_topic, rival)
-        superseded = self.superseded_series(docs, epochs, cands, has_value, query.kind)
+        by_whom = self.superseded_series(docs, epochs, cands, has_value, query.kind, query.now)
         if day_letters.any() and query.kind in self.config.answer.value_kinds:
             # ... and like such an event, a later letter writing that day with a value of the
             # kind asked overtakes it (the airline's schedule change, the booking it changed);
             # a reason is no such value: the later letter does not say why again.
-            superseded |= day_letters & rivalled(epochs, cands.parts["coverage"], cands.evidence,
-                                                 cands.on_topic & day_letters & has_value, has_value,
-                                                 self.config.time.rival)
-        weight = np.where(superseded, weight * self.config.time.rival.superseded_event_factor, weight)
+            by_whom |= day_letters[:, None] & rivalled(epochs, cands.parts["coverage"], cands.evidence,
+                                                       cands.on_topic & day_letters & has_value, has_value,
+                                                       self.config.time.rival, by_whom=True)
+        superseded = by_whom.any(axis=1)
+        # The plan a later letter changed weighs less than that letter, however near its
+        # own day: the freshest word on the subject wins.
+        strongest = np.where(by_whom, weight[None, :], -np.inf).max(axis=1)
+        weight = np.where(superseded, np.minimum(weight, strongest) * self.config.time.rival.superseded_event_factor,
+                          weight)
         cancelled = index.doc_cancelled[docs]
         weight = np.where(cancelled, weight * self.config.scoring.cancelled_factor, weight)
         if route.pattern == "historical":

@@ -58,12 +58,17 @@ class DayMentions:
 
     def _read(self, row: int) -> tuple[frozenset[int], frozenset[int]]:
         index = self.index
-        text = index.chunk_texts[row]
         written = index.doc_epoch[index.chunk_doc[row]]
-        found = answers.dates_in(text, None if np.isnan(written) else datetime.fromtimestamp(written, UTC).date(),
-                                 self.config.answer)
-        days = frozenset(day.toordinal() for _, day in found if day is not None)
-        starts = [m.start() for m, _ in found]
-        weekdays = frozenset(_WEEKDAYS[m.group(1).lower()] for m in _WEEKDAY.finditer(text)
-                             if not any(m.end() <= s <= m.end() + _DATE_GAP for s in starts))
-        return days, weekdays
+        return days_named(index.chunk_texts[row],
+                          None if np.isnan(written) else datetime.fromtimestamp(written, UTC).date(), self.config)
+
+
+def days_named(text: str, written: date | None, config: Config) -> tuple[frozenset[int], frozenset[int]]:
+    """The days a text writes (ordinals, read against the day it was `written`) and the
+    weekdays it names on their own."""
+    found = answers.dates_in(text, written, config.answer)
+    days = frozenset(day.toordinal() for _, day in found if day is not None)
+    starts = [m.start() for m, _ in found]
+    weekdays = frozenset(_WEEKDAYS[m.group(1).lower()] for m in _WEEKDAY.finditer(text)
+                         if not any(m.end() <= s <= m.end() + _DATE_GAP for s in starts))
+    return days, weekdays
