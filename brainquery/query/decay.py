@@ -20,9 +20,9 @@ from ..config import ConfidenceSection, Config, DecayModel, PeriodWeight, RivalR
 from ..textproc import Analyzer
 from . import answer as answers
 from .mentions import days_named
-from .occurrences import Series
 if TYPE_CHECKING:   # the scorers' shared types; scorers.py imports this module
     from .mentions import DayMentions
+    from .occurrences import Series
     from .query_index import QueryIndex
     from .router import Route
     from .scorers import Candidates, Query
@@ -299,6 +299,9 @@ class TimeScorer:
         """The clock times and weekdays of a calendar event's occurrences (its series'
         moved ones too) within `plan_days` of now, in the event's own zone."""
         if self._series is None:
+            # Here, not at the top: `brainquery ls` reads staleness from this module and
+            # loads no calendar expansion (nor scipy, which it brings).
+            from .occurrences import Series
             self._series = Series(self.index.docs, self.index.doc_epoch, self.config.events)
         today = datetime.fromtimestamp(now, UTC).date()
         span = timedelta(days=self.config.time.rival.plan_days)
