@@ -1068,6 +1068,27 @@ def test_opening_hours_are_the_range_of_the_day_asked(question):
     assert answer_of(text, question, "time").shown == "09.00–18.00"
 
 
+@pytest.mark.parametrize("question, value", [
+    pytest.param("leisure centre opening hours at the weekend?", "08.00–20.00", id="weekend"),
+    pytest.param("when is the leisure centre open on weeknights", "06.00–21.00", id="weeknights"),
+    pytest.param("public swim times at the leisure centre at the weekend", "08.00–20.00", id="swim-times"),
+])
+def test_a_part_of_the_week_picks_the_row_of_its_days(question, value):
+    # A timetable names the days ("Saturday and Sunday"), the question the part of the week.
+    text = ("LEISURE CENTRE - WINTER TIMETABLE\nMonday to Friday: 06.00–21.00\n"
+            "Saturday and Sunday: 08.00–20.00\nClosed on public holidays.")
+    assert expected_kind(question, CFG.answer) == "time"
+    assert answer_of(text, question, "time").shown == value
+
+
+@pytest.mark.parametrize("question, kind", [
+    ("what are the pool timings at the clubhouse", "time"),
+    ("the furnace light is flashing 3 times, what does that mean", None),
+    ("when is the hay supposed to arrive", "date"),
+])
+def test_times_of_a_timetable_are_asked_as_times_a_count_is_not(question, kind):
+    assert expected_kind(question, CFG.answer) == kind
+
 
 def test_the_weekday_asked_picks_its_row_of_a_weeks_opening_hours(tmp_path):
     # "on sunday" names the question's window, and in the pool's letter it names the row.

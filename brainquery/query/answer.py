@@ -437,7 +437,9 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
     # An amount is the best sentence's own: the longest of the chosen could be a neighbour's total.
     shown = found[best] if found[best] and (labelled_value[best] or kind in cfg.total_kinds) else None
     if shown is None:
-        spans_found = [found[i] for i in chosen if found[i]]
+        # (Of two as specific, the best sentence's: "Saturday and Sunday: 08.00–20.00" asked
+        # about the weekend, not the weekdays' row above it.)
+        spans_found = [found[i] for i in [best, *chosen] if found[i]]
         shown = max(spans_found, key=len) if spans_found else None
     return Extract(answer, normalise_value(shown) if shown else None, float(scores[best]), shown)
 
