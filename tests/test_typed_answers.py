@@ -1085,8 +1085,10 @@ def test_a_part_of_the_week_picks_the_row_of_its_days(question, value):
     ("what are the pool timings at the clubhouse", "time"),
     ("the furnace light is flashing 3 times, what does that mean", None),
     ("when is the hay supposed to arrive", "date"),
+    ("whats the deadline to pay for the castle trip", "date"),
 ])
 def test_times_of_a_timetable_are_asked_as_times_a_count_is_not(question, kind):
+    # (and a deadline is a date, whatever it is the deadline to pay)
     assert expected_kind(question, CFG.answer) == kind
 
 
