@@ -1092,6 +1092,14 @@ def test_times_of_a_timetable_are_asked_as_times_a_count_is_not(question, kind):
     assert expected_kind(question, CFG.answer) == kind
 
 
+@pytest.mark.parametrize("question", ["what was wrong with rex at the vet", "what was rex treated for"])
+def test_what_was_wrong_is_the_finding_not_the_header(question):
+    text = ("HILLSIDE VETS\nConsultation report - Rex\nVet: Dr Maya Osei\nWeight: 21.4 kg\n"
+            "Findings: grass seed lodged between the toes of the left fore paw.\n"
+            "Treatment: seed removed under sedation. Antibiotics for 5 days.\nTotal EUR 112.00")
+    assert expected_kind(question, CFG.answer) == "problem"
+    assert "grass seed" in answer_of(text, question, "problem").text
+
 def test_the_weekday_asked_picks_its_row_of_a_weeks_opening_hours(tmp_path):
     # "on sunday" names the question's window, and in the pool's letter it names the row.
     brain = _brain_with(tmp_path, "2026-05-02-pool-hours.txt",
