@@ -523,6 +523,12 @@ def test_a_letter_to_a_group_opens_so_in_other_languages_too(opening, to_group):
                  "trip", id="polish-trip"),
     pytest.param("who is the chimney sweep", "Kominiarz: Paweł Górski, protokół nr 45/2025.", "chimney",
                  id="polish-trade"),
+    pytest.param("when do the black bins go out", "Zmieszane: pojemnik czarny, co drugi wtorek.", "black",
+                 id="polish-bin-colour"),
+    pytest.param("when was the boiler put in", "Potwierdzamy montaż i uruchomienie kotła gazowego.", "boiler",
+                 id="polish-boiler-inflected"),
+    pytest.param("when is the glass collected", "Altglas: Sammelstelle beim Schulhaus, jeden Samstag.", "glass",
+                 id="german-glass"),
 ])
 def test_an_english_question_finds_the_word_in_the_households_other_languages(analyzer, question, document, term):
     terms, found = _found(analyzer, question, [document, "The garden centre is open late on Thursdays."],
