@@ -437,10 +437,11 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
     # An amount is the best sentence's own: the longest of the chosen could be a neighbour's total.
     shown = found[best] if found[best] and (labelled_value[best] or kind in cfg.total_kinds) else None
     if shown is None:
-        # (Of two as specific, the best sentence's: "Saturday and Sunday: 08.00–20.00" asked
-        # about the weekend, not the weekdays' row above it.)
-        spans_found = [found[i] for i in [best, *chosen] if found[i]]
-        shown = max(spans_found, key=len) if spans_found else None
+        # (Of two as specific, the one on the line holding more of the question's own words:
+        # "Saturday and Sunday: 08.00–20.00" asked about the weekend, not the weekdays' row
+        # that only sits beside the title; else the first.)
+        holding = [i for i in chosen if found[i]]
+        shown = found[max(holding, key=lambda i: (len(found[i]), overlap[i]))] if holding else None
     return Extract(answer, normalise_value(shown) if shown else None, float(scores[best]), shown)
 
 
