@@ -754,6 +754,21 @@ def test_another_speakers_story_is_no_answer_about_this_one():
     assert extract(CHAT, None, weights, ANALYZER.tokens_many, CFG.answer, people=frozenset({"priti"})).text == ""
 
 
+ASKED = ("Priti: What made you sign up for the pottery course in the end?\n"
+         "Jonah: My sister gave me a voucher for my birthday, so I had no excuse.\n"
+         "Priti: Ha, lucky you. The garden keeps me busy enough.\n")
+
+
+def test_what_a_speaker_asks_the_other_is_no_answer_about_them():
+    # Priti asks Jonah why he signed up; her question holds the words, Jonah's reply the
+    # answer: asked why Priti signed up, nothing she said answers it.
+    def asked_about(person):
+        weights = {t: w for t, w in ANALYZER.query_terms(f"what made {person} sign up for the pottery course")
+                   if t != person}
+        return extract(ASKED, None, weights, ANALYZER.tokens_many, CFG.answer, people=frozenset({person})).text
+    assert asked_about("priti") == ""
+    assert "voucher" in asked_about("jonah")
+
 def test_a_question_about_the_past_is_never_answered_with_a_day_still_ahead(tmp_path):
     # The invoice's only written date is the next service, a year on; the service was done
     # the day the invoice is dated.

@@ -198,11 +198,15 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
         others = [i for i, (_, who) in enumerate(pairs) if who is not None and who not in people]
         # What another speaker says of themselves that holds the question far better than
         # anything the person asked about says: the question is about the other one's story.
-        rival = float(overlap[others].max()) if others else 0.0
+        # What one asks the other ("What motivated you to pursue counseling?") is the other
+        # one's story, not theirs: it holds the question's words and answers nothing.
+        asks = np.array([s.rstrip().endswith("?") for s, _ in pairs], dtype=bool)
+        said = np.where(asks, 0.0, overlap)
+        rival = float(said[others].max()) if others else 0.0
         pairs = [pairs[i] for i in keep]
         token_sets = [token_sets[i] for i in keep]
-        overlap, replied = overlap[keep], replied[keep]
-        own = float(np.maximum(overlap, cfg.reply_share * replied).max()) if pairs else 0.0
+        overlap, replied, said = overlap[keep], replied[keep], said[keep]
+        own = float(np.maximum(said, cfg.reply_share * replied).max()) if pairs else 0.0
         if (not pairs or own < cfg.speaker_min_cover * sum(term_weights.values())
                 or own < cfg.speaker_rival_share * rival):
             # Nothing the person asked about says (or is asked) holds enough of the
