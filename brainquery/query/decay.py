@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 import numpy as np
 
 from ..config import ConfidenceSection, Config, DecayModel, PeriodWeight, RivalRule
-from ..textproc import Analyzer
+from ..textproc import Analyzer, fold
 from . import answer as answers
 from .mentions import days_named
 if TYPE_CHECKING:   # the scorers' shared types; scorers.py imports this module
@@ -198,6 +198,11 @@ class TimeScorer:
                                             if t in names], dtype=np.int64)
         self._series: Series | None = None
         self._analyzer: Analyzer | None = None
+        # What letters write, per chunk row, kept for the next question (as DayMentions does).
+        self._line_cache: dict[int, list[tuple[str, frozenset[int], str]]] = {}
+        self._weekday_cache: dict[tuple[int, int], frozenset[int]] = {}
+        self._title_words: dict[str, re.Pattern | None] = {}
+        self._plans: dict[tuple[int, date], tuple[frozenset[int], frozenset[int]]] = {}
         self._time_span = answers.span_patterns(config.answer).get("time")
 
     def ages(self, query: Query, candidates: np.ndarray) -> np.ndarray:
@@ -265,35 +270,68 @@ class TimeScorer:
         for i, j in zip(*np.nonzero(rival)):
             # The carpool letter that repeats the practice times (and the moved Thursday the
             # team's feed already shows) agrees with the plan; it does not change it.
-            written = self._times_and_weekdays(int(cands.rows[j]), str(index.docs[docs[i]].get("title") or ""))
-            plan = self._plan(int(docs[i]), now)
-            rival[i, j] = not (written[0] <= plan[0] and written[1] <= plan[1])
+            event_doc = int(docs[i])
+            rival[i, j] = not self._agrees(int(cands.rows[j]), str(index.docs[event_doc].get("title") or ""),
+                                           self._plan(event_doc, now))
         return rival
 
-    def _times_and_weekdays(self, row: int, title: str) -> tuple[frozenset[int], frozenset[int]]:
-        """The clock times (minutes on a 12-hour dial) and the weekdays, on their own or of
-        a written date, that a chunk writes on its lines naming a word of an event's title
-        (the carpool letter's Halloween plan says nothing of practice)."""
-        index = self.index
+    def _agrees(self, row: int, title: str, plan: tuple[frozenset[int], frozenset[int]]) -> bool:
+        """Do the clock times (on a 12-hour dial) and the weekdays (on their own or of a
+        written date) a chunk writes on its lines naming a word of an event's title all
+        belong to the event's `plan`? (The carpool letter's Halloween plan says nothing of
+        practice; a letter naming the event nowhere says nothing new of it.) A line names a
+        word when one of its words opens with the word's stem."""
+        if title not in self._title_words:
+            stems = [re.escape(fold(stem)) for stem in self._analyzer_().tokens(title)]
+            self._title_words[title] = re.compile(r"\b(?:" + "|".join(stems) + ")") if stems else None
+        naming = self._title_words[title]
+        if naming is None:
+            return True
+        lines = [k for k, (folded, _, _) in enumerate(self._lines_of(row)) if naming.search(folded)]
+        if not frozenset().union(*(self._lines_of(row)[k][1] for k in lines)) <= plan[0]:
+            return False
+        # (Dates are read only when the times agree: a letter that moves a plan mostly
+        # says so with a time of its own.)
+        return frozenset().union(*(self._weekdays_of(row, k) for k in lines)) <= plan[1]
+
+    def _analyzer_(self) -> Analyzer:
         if self._analyzer is None:
-            self._analyzer = Analyzer(self.config.text)
-        lines = [line for line, _ in answers.split_with_speakers(index.chunk_texts[row],
-                                                                 self.config.answer.wrapped_line_chars)]
-        named = set(self._analyzer.tokens(title))
-        epoch = index.doc_epoch[index.chunk_doc[row]]
-        written = None if np.isnan(epoch) else datetime.fromtimestamp(epoch, UTC).date()
-        minutes, weekdays = set(), set()
-        for line, terms in zip(lines, self._analyzer.tokens_many(lines)):
-            if not named.intersection(terms):
-                continue
-            for span in (self._time_span.finditer(line) if self._time_span is not None else ()):
-                if "noon" in span.group(0).lower():
-                    minutes.add(0)
-                for clock in _CLOCK.finditer(span.group(0)):
-                    minutes.add((int(clock.group(1)) * 60 + int(clock.group(2) or 0)) % HALF_DAY_MINUTES)
-            days, alone = days_named(line, written, self.config)
-            weekdays |= alone | {date.fromordinal(d).weekday() for d in days}
-        return frozenset(minutes), frozenset(weekdays)
+            # The index's embedder has one with the same settings (setting one up costs more
+            # than a question).
+            dense = self.index.dense
+            self._analyzer = (dense.analyzer_ if dense is not None and dense.analyzer_.cfg == self.config.text
+                              else Analyzer(self.config.text))
+        return self._analyzer
+
+    def _lines_of(self, row: int) -> list[tuple[str, frozenset[int], str]]:
+        """Per line of a chunk: its text folded, the clock times it writes and its text
+        (kept for the next question)."""
+        found = self._line_cache.get(row)
+        if found is None:
+            lines = [line for line, _ in answers.split_with_speakers(self.index.chunk_texts[row],
+                                                                     self.config.answer.wrapped_line_chars)]
+            found = self._line_cache[row] = [(fold(line), self._clock_minutes(line), line) for line in lines]
+        return found
+
+    def _clock_minutes(self, line: str) -> frozenset[int]:
+        """The clock times a line writes, in minutes on a 12-hour dial ("noon" is 0)."""
+        minutes = set()
+        for span in (self._time_span.finditer(line) if self._time_span is not None else ()):
+            if "noon" in span.group(0).lower():
+                minutes.add(0)
+            for clock in _CLOCK.finditer(span.group(0)):
+                minutes.add((int(clock.group(1)) * 60 + int(clock.group(2) or 0)) % HALF_DAY_MINUTES)
+        return frozenset(minutes)
+
+    def _weekdays_of(self, row: int, line: int) -> frozenset[int]:
+        """The weekdays a chunk's line names, on their own or of a date it writes."""
+        found = self._weekday_cache.get((row, line))
+        if found is None:
+            epoch = self.index.doc_epoch[self.index.chunk_doc[row]]
+            written = None if np.isnan(epoch) else datetime.fromtimestamp(epoch, UTC).date()
+            days, alone = days_named(self._lines_of(row)[line][2], written, self.config)
+            found = self._weekday_cache[(row, line)] = alone | {date.fromordinal(d).weekday() for d in days}
+        return found
 
     def _plan(self, doc: int, now: float) -> tuple[frozenset[int], frozenset[int]]:
         """The clock times and weekdays of a calendar event's occurrences (its series'
@@ -304,6 +342,9 @@ class TimeScorer:
             from .occurrences import Series
             self._series = Series(self.index.docs, self.index.doc_epoch, self.config.events)
         today = datetime.fromtimestamp(now, UTC).date()
+        found = self._plans.get((doc, today))
+        if found is not None:
+            return found
         span = timedelta(days=self.config.time.rival.plan_days)
         minutes, weekdays = set(), set()
         for occ in self._series.occurrences(doc, today - span, today + span, UTC):
@@ -313,7 +354,8 @@ class TimeScorer:
             weekdays.add(occ.start.weekday())
             if occ.moved_from is not None:
                 weekdays.add(occ.moved_from.weekday())
-        return frozenset(minutes), frozenset(weekdays)
+        found = self._plans[(doc, today)] = (frozenset(minutes), frozenset(weekdays))
+        return found
 
     def _name_the_day(self, rows: np.ndarray, events: np.ndarray, rivals: np.ndarray) -> np.ndarray:
         """[e, j]: does candidate j (one of `rivals`) write the day of one-off event `events[e]`
