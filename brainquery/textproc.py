@@ -65,6 +65,12 @@ def fold(text: str) -> str:
     return _COMBINING.sub("", unicodedata.normalize("NFKD", text.casefold()))
 
 
+def reuse_analyzer(candidate: "Analyzer | None", cfg: TextSection) -> "Analyzer":
+    """`candidate` (the index's embedder's) when it has these settings, else a new one:
+    setting one up costs more than answering a question."""
+    return candidate if candidate is not None and candidate.cfg == cfg else Analyzer(cfg)
+
+
 class Analyzer:
     """`tokens(text)` for indexing, `words(text)` for shingles, `query_terms(question)`.
 

@@ -648,6 +648,15 @@ def _minutes(value: str) -> int:
     m = _CLOCK.search(value)
     if m is None:
         raise ValueError(value)
+    return _clock_minutes(m)
+
+
+def clock_minutes(text: str) -> list[int]:
+    """Every clock time `text` writes, in minutes after midnight ("5:30-6:45 pm": 330, 1125)."""
+    return [_clock_minutes(m) for m in _CLOCK.finditer(text)]
+
+
+def _clock_minutes(m: re.Match) -> int:
     hour, minute = int(m.group(1)) % 12 if m.group(3) else int(m.group(1)), int(m.group(2) or 0)
     if m.group(3) and m.group(3).startswith("p"):
         hour += 12

@@ -32,7 +32,7 @@ from .relative_dates import resolve as resolve_relative
 from .rank import Ranked, Ranker
 from .router import PATTERNS, Route, Router, load_router
 from .scorers import Query, dense_trust
-from ..textproc import Analyzer, fold
+from ..textproc import fold, reuse_analyzer
 from .timewindow import TimeWindow
 
 _NAME = re.compile(r"\b([A-Z][a-z]+)(?:['’]s)?\b")
@@ -143,8 +143,7 @@ class Asker:
         self.config = config
         dense = index.dense
         # The index's embedder reads questions with the same settings: one analyzer to set up.
-        self.analyzer = (dense.analyzer_ if dense is not None and dense.analyzer_.cfg == config.text
-                         else Analyzer(config.text))
+        self.analyzer = reuse_analyzer(dense.analyzer_ if dense is not None else None, config.text)
         self.router = router or load_router(config.router)
         self.ranker = Ranker(index, config)
         # (Who a letter is written to: a letter to a group names everyone in it.)

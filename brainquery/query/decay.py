@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 import numpy as np
 
 from ..config import ConfidenceSection, Config, DecayModel, PeriodWeight, RivalRule
-from ..textproc import Analyzer, fold
+from ..textproc import Analyzer, fold, reuse_analyzer
 from . import answer as answers
 from .mentions import days_named
 if TYPE_CHECKING:   # the scorers' shared types; scorers.py imports this module
@@ -28,9 +28,7 @@ if TYPE_CHECKING:   # the scorers' shared types; scorers.py imports this module
     from .scorers import Candidates, Query
 
 SECONDS_PER_DAY = 86400.0
-# A clock time inside a time span ("5:30-6:45", "16:30", "4pm"), read on a 12-hour dial: a
-# letter's "practice at 5:30" is the calendar's 17:30.
-_CLOCK = re.compile(r"(\d{1,2})(?:\s?[:.h]\s?(\d{2}))?")
+# Clock times are compared on a 12-hour dial: a letter's "practice at 5:30" is the calendar's 17:30.
 HALF_DAY_MINUTES = 720
 
 
@@ -296,11 +294,8 @@ class TimeScorer:
 
     def _analyzer_(self) -> Analyzer:
         if self._analyzer is None:
-            # The index's embedder has one with the same settings (setting one up costs more
-            # than a question).
             dense = self.index.dense
-            self._analyzer = (dense.analyzer_ if dense is not None and dense.analyzer_.cfg == self.config.text
-                              else Analyzer(self.config.text))
+            self._analyzer = reuse_analyzer(dense.analyzer_ if dense is not None else None, self.config.text)
         return self._analyzer
 
     def _lines_of(self, row: int) -> list[tuple[str, frozenset[int], str]]:
@@ -319,8 +314,7 @@ class TimeScorer:
         for span in (self._time_span.finditer(line) if self._time_span is not None else ()):
             if "noon" in span.group(0).lower():
                 minutes.add(0)
-            for clock in _CLOCK.finditer(span.group(0)):
-                minutes.add((int(clock.group(1)) * 60 + int(clock.group(2) or 0)) % HALF_DAY_MINUTES)
+            minutes.update(m % HALF_DAY_MINUTES for m in answers.clock_minutes(span.group(0)))
         return frozenset(minutes)
 
     def _weekdays_of(self, row: int, line: int) -> frozenset[int]:
