@@ -365,6 +365,9 @@ class AnswerSection:
     speaker_rival_share: float
     second_sentence_share: float
     question_sentence_factor: float
+    asked_day_line_share: float
+    other_day_line_factor: float
+    date_head_chars: int
     speaker_min_cover: float
     reply_share: float
     kind_heads: tuple[tuple[str, str], ...]

@@ -236,6 +236,11 @@ class Analyzer:
         """The content terms of each member of a synonym group, one tuple a member."""
         return self._group_members[group]
 
+    def reduced_members(self, group: int) -> frozenset[tuple[str, ...]]:
+        """The members of a group written in several words of which one is a content
+        word ("early out" is ("earli",)): as loose as that word alone."""
+        return self._group_reduced[group]
+
     @property
     def fingerprint(self) -> str:
         """Changes whenever the analysis of a document would: a model fitted with another
@@ -323,10 +328,14 @@ class Analyzer:
         # Per group, the content terms of every member, one tuple a member.
         self._group_members: list[tuple[tuple[str, ...], ...]] = []
         self._phrase_content: dict[tuple[str, ...], tuple[str, ...]] = {}
+        # Per group, the members of several words that keep one content word ("early out").
+        self._group_reduced: list[frozenset[tuple[str, ...]]] = []
         for g, members in enumerate(groups):
             terms: dict[str, None] = {}
             phrases: dict[tuple[str, ...], None] = {}
             contents: dict[tuple[str, ...], None] = {}
+            reduced: set[tuple[str, ...]] = set()
+            whole: set[tuple[str, ...]] = set()   # written as one word ("cleaned" beside "clean out")
             for member in members:
                 phrase = tuple(self.words(member))
                 content = tuple(dict.fromkeys(self.tokens(member)))
@@ -338,9 +347,14 @@ class Analyzer:
                     contents[content] = None
                 if len(phrase) > 1 and content:
                     phrases[content] = None
+                if len(phrase) > 1 and len(content) == 1:
+                    reduced.add(content)
+                elif len(phrase) == 1:
+                    whole.add(content)
             self._group_terms.append(tuple(terms))
             self._group_phrases.append(tuple(phrases))
             self._group_members.append(tuple(contents))
+            self._group_reduced.append(frozenset(reduced - whole))
         self._longest_phrase = max(map(len, self._phrases), default=0)
 
     def _one_stem(self, word: str) -> str:

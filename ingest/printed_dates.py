@@ -24,21 +24,25 @@ from .regex_guard import guarded
 # Month names and their usual abbreviations: language data, not tuning. Accented and plain
 # spellings both appear (OCR and ASCII-only systems drop accents).
 _MONTHS: dict[int, tuple[str, ...]] = {
+    # English, German, French, Dutch, Spanish, Italian, Swedish, Afrikaans; Polish as a
+    # month is named (styczeń) and as a date names it (13 stycznia).
     1: ("january", "jan", "januar", "jänner", "janvier", "janv", "januari", "enero", "ene",
-        "gennaio", "gen"),
+        "gennaio", "gen", "januarie", "styczeń", "stycznia"),
     2: ("february", "feb", "februar", "février", "fevrier", "févr", "fevr", "fév", "februari",
-        "febrero", "febbraio"),
-    3: ("march", "mar", "märz", "maerz", "mär", "mars", "maart", "mrt", "marzo"),
-    4: ("april", "apr", "avril", "avr", "abril", "abr", "aprile"),
-    5: ("may", "mai", "mei", "mayo", "maggio", "mag"),
-    6: ("june", "jun", "juni", "juin", "junio", "giugno", "giu"),
-    7: ("july", "jul", "juli", "juillet", "juil", "julio", "luglio", "lug"),
-    8: ("august", "aug", "août", "aout", "augustus", "agosto", "ago"),
-    9: ("september", "sep", "sept", "septembre", "septiembre", "setiembre", "settembre", "set"),
-    10: ("october", "oct", "oktober", "okt", "octobre", "octubre", "ottobre", "ott"),
-    11: ("november", "nov", "novembre", "noviembre"),
+        "febrero", "febbraio", "februarie", "luty", "lutego"),
+    3: ("march", "mar", "märz", "maerz", "mär", "mars", "maart", "mrt", "marzo", "marzec", "marca"),
+    4: ("april", "apr", "avril", "avr", "abril", "abr", "aprile", "kwiecień", "kwietnia"),
+    5: ("may", "mai", "mei", "mayo", "maggio", "mag", "maj", "maja"),
+    6: ("june", "jun", "juni", "juin", "junio", "giugno", "giu", "junie", "czerwiec", "czerwca"),
+    7: ("july", "jul", "juli", "juillet", "juil", "julio", "luglio", "lug", "julie", "lipiec", "lipca"),
+    8: ("august", "aug", "août", "aout", "augustus", "agosto", "ago", "augusti", "sierpień", "sierpnia"),
+    9: ("september", "sep", "sept", "septembre", "septiembre", "setiembre", "settembre", "set",
+        "wrzesień", "września"),
+    10: ("october", "oct", "oktober", "okt", "octobre", "octubre", "ottobre", "ott", "październik",
+         "października"),
+    11: ("november", "nov", "novembre", "noviembre", "listopad", "listopada"),
     12: ("december", "dec", "dezember", "dez", "décembre", "decembre", "déc", "diciembre", "dic",
-         "dicembre"),
+         "dicembre", "desember", "grudzień", "grudnia"),
 }
 _MONTH_NUMBER = {name: number for number, names in _MONTHS.items() for name in names}
 _MONTH_ALT = "|".join(sorted((re.escape(n) for n in _MONTH_NUMBER), key=len, reverse=True))

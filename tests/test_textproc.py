@@ -575,3 +575,24 @@ def test_a_ptm_is_a_parent_teacher_meeting(analyzer):
 ])
 def test_a_text_is_read_in_its_own_language(analyzer, text, language):
     assert analyzer.language(analyzer._split(text)[0]) == language
+
+
+def test_a_phrase_asked_with_a_question_word_is_named_only_whole(analyzer):
+    # "day" asks "what day" too, so "half" is the topic word of "is friday a half day": it is
+    # named where the whole phrase is, not by "half six"; and "early out", one of the
+    # phrase's synonyms, is no "early" wherever that word is.
+    docs = ["Friday is a half day for all grades",
+            "I'll be there at half six on Saturday",
+            "Please arrive early for the concert",
+            "Friday is an early release day"]
+    terms, found = _found(analyzer, "is friday a half day", docs, ignore={"day", "friday"})
+    assert terms == ("half",)
+    assert found[:, 0].tolist() == [True, False, False, True]
+
+
+def test_a_synonym_that_keeps_one_word_of_the_asked_phrase_stands_in_for_it(analyzer):
+    # "code to get on" keeps only "code" (the rest are stopwords): it is the same phrase as
+    # "code to join", and the note's "Code to get on: Harbour-Kettle-5081" names it.
+    docs = ["New network: TUI-NEST-5G\nCode to get on: Harbour-Kettle-5081", "Door code 4411"]
+    terms, found = _found(analyzer, "what's the code to join", docs, ignore={"what"})
+    assert found[0].all()

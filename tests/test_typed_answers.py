@@ -1357,3 +1357,15 @@ def test_when_something_is_is_not_the_day_the_letter_about_it_was_written(tmp_pa
     now = datetime(2026, 1, 13, 15, tzinfo=timezone.utc)
     answer = brain.ask("when is that organic market behind the temple", now=now).answer or ""
     assert "7 AM to 11 AM" in answer and "2020" not in answer, answer
+
+
+@pytest.mark.parametrize("text, day", [
+    ("Am Freitag, 13. November ist am Nachmittag schulfrei.", date(2026, 11, 13)),   # an ordinal's dot
+    ("Freitag, 13. November 2026", date(2026, 11, 13)),
+    ("Zebranie w piątek 13 listopada o 17:00.", date(2026, 11, 13)),                # Polish genitive
+    ("Lucia är ledig fredag 3 maj.", date(2027, 5, 3)),                             # Swedish
+    ("Skool sluit op 4 Desember.", date(2026, 12, 4)),                                # Afrikaans
+])
+def test_a_date_in_the_households_languages_is_a_date(text, day):
+    from brainquery.query.answer import dates_in
+    assert [d for _, d in dates_in(text, date(2026, 11, 2), CFG.answer)] == [day]

@@ -167,14 +167,18 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
             title: str = "", people: frozenset[str] = frozenset(), owed_asked: bool = False,
             whole_asked: bool = False, paid_asked: bool = False, point_asked: bool = False,
             labels_asked: tuple[tuple[str, str], ...] = (),
-            naming_words: frozenset[str] | None = None, rate: re.Pattern | None = None) -> Extract:
+            naming_words: frozenset[str] | None = None, rate: re.Pattern | None = None,
+            on_day: Callable[[str], tuple[int, bool]] | None = None) -> Extract:
     """The best `max_sentences` sentences of `text` for the question, in document order.
 
     A sentence scores by the question's words it holds (IDF-weighted, normalised by the
     best sentence), plus `context_weight` of its neighbours' (a value often sits on the line
     after the words that name it: "Your Driftless Energy bill" ... "Amount Due $88.95"),
     plus `kind_bonus` when it holds a span of the kind the question wants. Headers that
-    only repeat the title, and quoted reply lines, are never the answer.
+    only repeat the title, and quoted reply lines, are never the answer. `on_day`: of a
+    sentence, 1 when it writes a day the question asks about, -1 when it writes only other
+    days, else 0; and is the sentence headed by its first date (`asked_day_line_share`,
+    `other_day_line_factor`).
     """
     every = split_with_speakers(strip_quoted(text), cfg.wrapped_line_chars)
     kinds, spans = _compiled(cfg)
@@ -219,6 +223,23 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
     overlap = np.maximum(overlap, cfg.reply_share * replied)
     if overlap.max() > 0:
         overlap = overlap / overlap.max()
+    if on_day is not None:
+        marks = [on_day(s) for s in sentences]
+        day = np.array([mark for mark, _ in marks], dtype=np.int8)
+        # The sentences after a line headed by its date are about that day ("- Friday 13
+        # November: staff development afternoon. School closes at 12:00."), up to the next
+        # date or list item; after a date in passing ("which listed November 20 as a full
+        # day"), they are not.
+        headed = False
+        for i in range(len(day)):
+            if day[i] != 0 or _LIST_ITEM.match(sentences[i]):
+                headed = marks[i][1]
+            elif headed:
+                day[i] = day[i - 1]
+        if not ((day > 0).any() and (day < 0).any()):
+            day[:] = 0    # a letter about one day (or none asked) says nothing by its dates
+        overlap = np.where(day > 0, np.maximum(overlap, cfg.asked_day_line_share),
+                           np.where(day < 0, overlap * cfg.other_day_line_factor, overlap))
     # A sentence that opens with a pronoun is about what the one before it named ("Thanks
     # for bringing Maggie in. She got her rabies booster."): it holds that one's words too.
     follows = np.array([bool(_continues(cfg, s)) for s in sentences])
@@ -752,7 +773,8 @@ def year_of(shown: str, written: date, lookback_days: int) -> int | None:
 
 
 # Whole month names of fewer than five letters; the other short ones are abbreviations.
-_SHORT_MONTH_NAMES = ("mai", "mei", "mars", "märz", "juin", "juni", "juli", "août", "aout", "mayo")
+_SHORT_MONTH_NAMES = ("mai", "mei", "mars", "märz", "juin", "juni", "juli", "août", "aout", "mayo", "maj", "maja",
+                      "luty")
 _ENGLISH_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
                    "october", "november", "december")
 
@@ -775,7 +797,11 @@ def date_span(pattern: str) -> re.Pattern:
     """The configured date span, or a day and a month named in another language ("Lundi 15
     février", "1er mars 2027", "12. März", "15 de febrero de 2027")."""
     months = _foreign_months()[0]
-    foreign = (rf"\b\d{{1,2}}(?:er|e)?\.?\s+(?:de\s+)?(?:{months})\b(?:\s+(?:de\s+)?\d{{4}}\b)?")
+    # An ordinal's dot is German, Scandinavian or Polish whatever the month's spelling:
+    # "Freitag, 13. November".
+    english = "|".join(_ENGLISH_MONTHS)
+    foreign = (rf"\b\d{{1,2}}(?:(?:er|e)?\.?\s+(?:de\s+)?(?:{months})|\.\s+(?:{english}))\b"
+               rf"(?:\s+(?:de\s+)?\d{{4}}\b)?")
     # The foreign form first: "4 mars" is not the "4 mar" of an English abbreviation.
     return re.compile(f"{foreign}|{pattern.removeprefix('(?i)')}", re.IGNORECASE)
 

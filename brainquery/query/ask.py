@@ -24,7 +24,7 @@ from ..storage.chunking import join_chunks
 from ..config import Config
 from .associates import clause_associates
 from .coverage import TopicTerms, WordForms
-from .decay import SECONDS_PER_DAY, horizon_days, staleness
+from .decay import SECONDS_PER_DAY, horizon_days, near_term, staleness
 from .occurrences import Series, day_words, event_answer, field_asked
 from .question import QuestionError, check_question  # noqa: F401 (importers name them here)
 from .query_index import QueryIndex
@@ -196,6 +196,7 @@ class Asker:
         self._written_at = np.where(index.doc_type[index.chunk_doc] == self._event_code, -np.inf, epoch)
         self._ambiguity = AmbiguityFinder(index, config.ambiguity, self.analyzer, self._question_words)
         self._store_lean: int | None = None   # how the store writes dates (_day_first), once asked
+        self._asked_days: tuple[int, int] | None = None   # this question's (_days_asked)
 
     def ask(self, question: str, now: datetime, k: int | None = None,
             pattern: str | None = None) -> AskResult:
@@ -229,6 +230,7 @@ class Asker:
         log.debug("routed as %s (%s), window %s", route.pattern,
                   ", ".join(f"{p} {v:.2f}" for p, v in route.scores.items()), route.window)
         query = self._prepare(question, route, now)
+        self._asked_days = self._days_asked(route)
         # Conflicts, supersession and the confidence margin look past the k shown.
         ranked, halting = self.ranker.rank(query, max(k, self.config.answer.evidence_pool))
         # The answer comes from documents about the question; the others still fill the k
@@ -1131,7 +1133,37 @@ class Asker:
                                paid_asked=self._paid_asked, point_asked=self._point_asked,
                                labels_asked=self._labels_asked,
                                naming_words=self._naming_words,
-                               rate=self._rate)
+                               rate=self._rate, on_day=self._day_of_line(doc))
+
+    def _days_asked(self, route: Route) -> tuple[int, int] | None:
+        """The days (ordinals, end excluded) of a day or a few days ahead the question asks
+        about; None for any other question."""
+        window = route.window
+        if window is None or not near_term(window, self.config):
+            return None
+        lo, hi = window.start.date().toordinal(), window.end.date().toordinal()
+        return lo, hi + (window.end.time() != window.end.time().min)
+
+    def _day_of_line(self, doc: int) -> Callable[[str], tuple[int, bool]] | None:
+        """Of a line of the document: does it write an asked day (1), only other days (-1)
+        or none (0); and does its first date head it ("- Friday 13 November: ...", "Am
+        Freitag, 13. November ist...")? None when the question asks about no day or the
+        document is undated."""
+        written = self.index.doc_epoch[doc]
+        if self._asked_days is None or np.isnan(written):
+            return None
+        lo, hi = self._asked_days
+        day_written = datetime.fromtimestamp(written, self._zone).date()
+        head = self.config.answer.date_head_chars
+
+        def on_day(line: str) -> tuple[int, bool]:
+            found = [(m, d.toordinal()) for m, d in answers.dates_in(line, day_written, self.config.answer)
+                     if d is not None]
+            if not found:
+                return 0, False
+            headed = found[0][0].start() <= head
+            return (1 if any(lo <= d < hi for _, d in found) else -1), headed
+        return on_day
 
     def _event_note(self, title: str, body: str, term_weights: dict[str, float]) -> answers.Extract | None:
         """The sentence of an event's description that answers, after the event's title,

@@ -96,14 +96,24 @@ class TopicTerms:
         # The phrase in another language ("sotare" for "chimney sweep") is the whole phrase:
         # it stands in for each of its words, whatever other words they have.
         phrase_translated: dict[str, set[str]] = {}
+        phrase_mates: dict[str, tuple[str, ...]] = {}
         for words, groups in analyzer.matched_phrases(question):
             if len(words) < 2:
                 continue
             own = analyzer.phrase_content(words)
-            members = {m for g in groups for m in analyzer.group_members(g) if m != own}
+            # A member that keeps one word of several stands in only when the phrase asked
+            # has that word too ("code to get on" for "code to join"; "early out" is no
+            # "half day" wherever "early" is).
+            members = {m for g in groups for m in analyzer.group_members(g)
+                       if m != own and (m not in analyzer.reduced_members(g) or set(m) <= set(own))}
             translated = {m[0] for g in groups if analyzer.is_translation(g)
                           for m in analyzer.group_members(g) if len(m) == 1}
+            # A phrase whose other words are no topic words ("day" asks "what day") is
+            # named only whole: "half" of "half day" is not "half six".
+            mates = tuple(w for w in own if w not in base and w in ignore)
             for word in set(words) & set(base):
+                if mates:
+                    phrase_mates[word] = (word, *mates)
                 phrase_single.setdefault(word, set()).update(m[0] for m in members if len(m) == 1 and m[0] != word)
                 phrase_wholes.setdefault(word, []).extend(m for m in members if len(m) > 1 and word not in m)
                 phrase_translated.setdefault(word, set()).update(translated - {word})
@@ -111,7 +121,7 @@ class TopicTerms:
         for j, term in enumerate(base):
             alternatives = ((own_meaning[term] or phrase_single.get(term, set())) | own_alternatives[term]
                             | phrase_translated.get(term, set()))
-            for word in {term} | alternatives:
+            for word in ({term} - phrase_mates.keys()) | alternatives:
                 col = bm25.vocab_.get(word)
                 if col is not None:
                     rows.append(col)
@@ -135,6 +145,8 @@ class TopicTerms:
             wholes_of = analyzer.phrase_synonyms(term)
             if not own_meaning[term]:
                 wholes_of = list(dict.fromkeys([*wholes_of, *phrase_wholes.get(term, [])]))
+            if term in phrase_mates:
+                wholes_of = [phrase_mates[term], *wholes_of]
             for words in wholes_of:
                 needed = [bm25.vocab_.get(w) for w in words]
                 if all(col is not None for col in needed):
