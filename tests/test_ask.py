@@ -960,3 +960,16 @@ def test_why_the_bill_came_to_more_than_the_quote_is_what_the_bill_added(tmp_pat
     assert Path(result.results[0].source).name == "invoice.eml", [s.source for s in result.results]
     assert "expansion tank" in (result.answer or ""), result.answer
     assert "Installation labour" not in (result.answer or ""), result.answer
+
+
+def test_a_word_for_what_one_cannot_name_is_no_topic_word(tmp_path):
+    # "the lucia thing": the letter naming the Lucia celebration is about all of the question
+    # ("thing" is written nowhere, and as a topic word it was the rarest of them).
+    folder = household(tmp_path / "in")
+    mail(folder, "4b-weekly.eml", ASK_NOW - timedelta(days=5), "4B weekly letter",
+         "Hej alla i 4B!\n\nFriday 11 December: Lucia celebration at 08.15 in the school gym. "
+         "Guardians are welcome.\n\nKarin", sender="karin@ekbacken.example")
+    result = ingested(tmp_path, folder).ask("what time is the lucia thing at school", now=ASK_NOW)
+    letter = named(result, "4b-weekly.eml")
+    assert letter.scores["coverage"] == pytest.approx(1.0)
+    assert "08.15" in (result.answer or "")
