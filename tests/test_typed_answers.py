@@ -1369,3 +1369,31 @@ def test_when_something_is_is_not_the_day_the_letter_about_it_was_written(tmp_pa
 def test_a_date_in_the_households_languages_is_a_date(text, day):
     from brainquery.query.answer import dates_in
     assert [d for _, d in dates_in(text, date(2026, 11, 2), CFG.answer)] == [day]
+
+
+VET_DENTAL = """Dear Priya
+Thank you for trusting us with Mango yesterday (13/10/2026). Her scale and polish went well.
+Item Amount
+Anaesthetic and monitoring R820,00
+Dental scale and polish, one extraction R890,00
+Pain medication R180,00
+Total R1 890,00
+Kind regards, Dr Lwazi Mthembu
+"""
+DRAIN_RECEIPT = """Receipt CDP-0612 for yesterday's call-out (03/06/2026):
+Call-out, Westville R350,00
+Kitchen drain unblocked - jetter R600,00
+TOTAL PAID R950,00
+Fat build-up in the pipe to the gully - please don't pour cooking oil down the sink.
+"""
+
+
+@pytest.mark.parametrize("text, question, value", [
+    pytest.param(VET_DENTAL, "how much was mangos dental", "R1 890,00", id="the-dearest-line-is-the-visit"),
+    pytest.param(DRAIN_RECEIPT, "what did it cost to unblock the kitchen sink", "R950,00", id="the-job-and-its-call-out"),
+    pytest.param(VET_DENTAL, "how much was the pain medication", "R180,00", id="a-lesser-line-is-its-own"),
+])
+def test_the_line_a_bill_is_for_asks_what_the_bill_came_to(text, question, value):
+    # The dearest line of a bill is the job it is for (as its first line is): named, it asks
+    # for the total; another line named is asked for itself (as the roof invoice's decking).
+    assert answer_of(text, question, "amount").shown == value

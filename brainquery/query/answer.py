@@ -358,16 +358,19 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
         # not the "Electricity" row of the bill).
         first, second = np.sort(naming_weight)[::-1][:2]
         named = naming_weight == first if first >= cfg.line_name_dominance * second else np.zeros_like(named)
-    if kind in cfg.total_kinds and named.any():
+    if kind in cfg.total_kinds and named.sum() == 1:
         # The first line of a bill or receipt that totals its lines is the job itself
-        # ("Full service - labour", "Consultation - ear infection", "Service Gold"): the
-        # question naming it asks what the job came to, the total.
-        valued = np.flatnonzero(has_span > 0)
+        # ("Full service - labour", "Consultation - ear infection", "Service Gold"), and so
+        # is its dearest ("Dental scale and polish, one extraction R890,00" beside the
+        # anaesthetic and the pain medication): the question naming it asks what the job
+        # came to, the total.
         totalled = _labelled(sentences, cfg.total_label) & (has_span > 0)
-        first = valued[0] if valued.size else -1
-        if first >= 0 and named[first] and named.sum() == 1 and token_sets[first] & naming_set \
-                and totalled[first + 1:].any():
-            named = np.zeros_like(named)
+        line = int(np.flatnonzero(named)[0])
+        if token_sets[line] & naming_set and totalled[line + 1:].any() and not totalled[line]:
+            items = [i for i in np.flatnonzero(has_span > 0) if i < np.flatnonzero(totalled)[0]]
+            amounts = [amount_value(found[i]) or 0.0 for i in items]
+            if items and (line == items[0] or line == items[int(np.argmax(amounts))]):
+                named = np.zeros_like(named)
     if rate is not None and span is not None and kind in cfg.total_kinds:
         # "How much a night": the lines stating a rate are named, each by its amount
         # nearest the unit ("$42.00/night", not the "$294.00" the nights come to).
