@@ -354,6 +354,10 @@ def test_who_did_a_job_is_the_business_whose_mail_domain_its_signature_spells(tm
     ("whats the number plate of the octavia", None),    # a plate's number, not one to call
     ("whats the car number", None),                     # (as Indian English names the registration)
     ("whats the garage's number", "phone"),
+    # what we were paying, however the question goes on to say when
+    ("what were we paying the cleaner an hour when we started", "amount"),
+    ("what were we paying for the squad at the start of the year", "amount"),
+    ("what does she charge per hour, and who pays", "amount"),
 ])
 def test_the_kind_of_value_a_question_asks_for(question, kind):
     assert expected_kind(question, CFG.answer) == kind
@@ -1397,3 +1401,13 @@ def test_the_line_a_bill_is_for_asks_what_the_bill_came_to(text, question, value
     # The dearest line of a bill is the job it is for (as its first line is): named, it asks
     # for the total; another line named is asked for itself (as the roof invoice's decking).
     assert answer_of(text, question, "amount").shown == value
+
+
+def test_a_total_label_heading_a_column_of_items_is_no_total_of_the_first():
+    # "Brutto" (gross) heads the amounts column of a Polish vet's invoice: the first item
+    # under it is not what the bill came to.
+    text = ("Faktura / Invoice FV/07/2025/214\nPacjent / Patient: Tosia - kot / cat\n"
+            "Lp. Usluga / Service Brutto\n1 Badanie kliniczne / Clinical examination 60,00\n"
+            "2 Szczepienie RCP / RCP vaccination 90,00\n3 Odrobaczenie / Deworming (tablet) 35,00\n"
+            "Razem / Total 185,00 zl\n")
+    assert answer_of(text, "how much was the cats last vet bill", "amount").shown == "185,00"

@@ -329,9 +329,14 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
     has_label |= asked_label
     # A table row splits label and value over two lines ("Total € Incl." / "VAT 681.87");
     # a label with its own value beside it ("Total: $7,098.52") labels no line after it
-    # (the "Deposit received: -$2,000.00" under the total).
+    # (the "Deposit received: -$2,000.00" under the total). A total's label alone on its
+    # line over several lines of amounts heads their column ("Lp. Usluga / Service Brutto"
+    # over the items): the first item is no total (a "Next due" column does date each row).
     label_near = has_label.copy()
-    label_near[1:] |= has_label[:-1] & (has_span[:-1] == 0)
+    rows_below = np.zeros(len(sentences), dtype=bool)
+    if kind in cfg.total_kinds:
+        rows_below[:-2] = (has_span[1:-1] > 0) & (has_span[2:] > 0)
+    label_near[1:] |= has_label[:-1] & (has_span[:-1] == 0) & ~rows_below[:-1]
     labelled_value = label_near & (has_span > 0)
     label_bonus = cfg.value_label_bonus * labelled_value
     # A total is asked for unless the question's own words name a line: the synonyms it
