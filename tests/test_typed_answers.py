@@ -185,6 +185,12 @@ def test_a_table_rows_value_is_in_the_column_the_question_names(text, question, 
     assert answer_of(text, question, "amount").shown == value
 
 
+def test_a_weight_written_with_a_decimal_comma_is_read_whole():
+    # as a Polish or German vet writes it: "4,3 kg", not "3 kg"
+    text = "Pacjent / Patient: Tosia - kot / cat\nMasa ciala / Weight: 4,3 kg\n"
+    assert answer_of(text, "how heavy is the cat", "weight").shown == "4,3 kg"
+
+
 def test_a_labelled_value_with_an_earlier_one_in_brackets_is_no_table_row():
     text = "Patient: Biscuit (canine)\nWeight: 34.5 lb (33.2 lb on 06/03/2025)\n"
     assert answer_of(text, "what does the dog weigh", "weight").shown == "34.5 lb"
