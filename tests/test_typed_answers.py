@@ -364,6 +364,8 @@ def test_who_did_a_job_is_the_business_whose_mail_domain_its_signature_spells(tm
     ("what were we paying the cleaner an hour when we started", "amount"),
     ("what were we paying for the squad at the start of the year", "amount"),
     ("what does she charge per hour, and who pays", "amount"),
+    # whether to call anyone, not whom
+    ("recuperator says E4 - should i call someone?", None),
 ])
 def test_the_kind_of_value_a_question_asks_for(question, kind):
     assert expected_kind(question, CFG.answer) == kind
@@ -1049,6 +1051,11 @@ def test_a_date_written_with_dots_is_read_day_first(text, shown, day):
 @pytest.mark.parametrize("text, number", [
     ("Praxis: Tel. 044 555 01 84 (Mo-Fr)", "044 555 01 84"),
     ("Ring the clinic on 08-465 004 36 or my mobile 070-174 06 27.", "08-465 004 36"),
+    # Polish numbers have no trunk 0: a mobile in threes, a landline after its area code;
+    # a policy's reference after a slash is no number to call
+    ("Plumber - Zbyszek (Hydro-Kaczmarek): 601 555 214", "601 555 214"),
+    ("lek. wet. Joanna Krupa | tel. 58 555 08 27 | NIP 957-555-23-61", "58 555 08 27"),
+    ("POLISA nr KT/DOM/25/0418826 - infolinia 58 555 09 99", "58 555 09 99"),
 ])
 def test_a_european_phone_number_is_read_whole(text, number):
     assert answer_of(text, "what is the clinic's phone number", "phone").shown == number
