@@ -973,3 +973,13 @@ def test_a_word_for_what_one_cannot_name_is_no_topic_word(tmp_path):
     letter = named(result, "4b-weekly.eml")
     assert letter.scores["coverage"] == pytest.approx(1.0)
     assert "08.15" in (result.answer or "")
+
+
+def test_a_question_word_typed_in_a_hurry_is_still_a_question_word(tmp_path):
+    # "wats the wifi password": "wats" is "what's", not a topic word no letter has.
+    folder = household(tmp_path / "in")
+    mail(folder, "router.eml", ASK_NOW - timedelta(days=20), "New router",
+         "The new router is in the hall cupboard.\nNetwork: Kulkarni_5G\nWifi password: Tamarind#7719\n")
+    result = ingested(tmp_path, folder).ask("wats the wifi password", now=ASK_NOW)
+    assert named(result, "router.eml").scores["coverage"] == pytest.approx(1.0)
+    assert "Tamarind#7719" in (result.answer or "")
