@@ -25,6 +25,7 @@ from ..config import Config
 from .associates import clause_associates
 from .coverage import TopicTerms, WordForms
 from .decay import SECONDS_PER_DAY, horizon_days, near_term, staleness
+from .mentions import days_of
 from .occurrences import Series, day_words, event_answer, field_asked
 from .question import QuestionError, check_question  # noqa: F401 (importers name them here)
 from .query_index import QueryIndex
@@ -1139,10 +1140,7 @@ class Asker:
         """The days (ordinals, end excluded) of a day or a few days ahead the question asks
         about; None for any other question."""
         window = route.window
-        if window is None or not near_term(window, self.config):
-            return None
-        lo, hi = window.start.date().toordinal(), window.end.date().toordinal()
-        return lo, hi + (window.end.time() != window.end.time().min)
+        return days_of(window) if window is not None and near_term(window, self.config) else None
 
     def _day_of_line(self, doc: int) -> Callable[[str], tuple[int, bool]] | None:
         """Of a line of the document: does it write an asked day (1), only other days (-1)

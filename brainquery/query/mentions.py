@@ -38,8 +38,7 @@ class DayMentions:
     def mentions(self, rows: np.ndarray, window: TimeWindow, weekdays: bool = True) -> tuple[np.ndarray, np.ndarray]:
         """Per chunk: does its text write a date inside the window; does it name (with
         `weekdays`) a weekday on its own that falls in it ("open Monday to Friday")?"""
-        lo, hi = window.start.date().toordinal(), window.end.date().toordinal()
-        hi += window.end.time() != window.end.time().min   # an end inside a day includes it
+        lo, hi = days_of(window)
         days_in = set(range(lo, min(hi, lo + 7))) if weekdays else set()
         week = {date.fromordinal(d).weekday() for d in days_in}
         dated = np.zeros(len(rows), dtype=bool)
@@ -61,6 +60,12 @@ class DayMentions:
         written = index.doc_epoch[index.chunk_doc[row]]
         return days_named(index.chunk_texts[row],
                           None if np.isnan(written) else datetime.fromtimestamp(written, UTC).date(), self.config)
+
+
+def days_of(window: TimeWindow) -> tuple[int, int]:
+    """The window's days as ordinals, the end excluded (an end inside a day includes it)."""
+    lo, hi = window.start.date().toordinal(), window.end.date().toordinal()
+    return lo, hi + (window.end.time() != window.end.time().min)
 
 
 def days_named(text: str, written: date | None, config: Config) -> tuple[frozenset[int], frozenset[int]]:
