@@ -136,9 +136,10 @@ def unwrap(text: str, min_chars: int) -> str:
     return "\n".join(out)
 
 
-def _asked_just_before(pairs: Sequence[tuple[str, str | None]], overlap: np.ndarray) -> np.ndarray:
+def _asked_just_before(pairs: Sequence[tuple[str, str | None]], overlap: np.ndarray,
+                       asks: np.ndarray) -> np.ndarray:
     """Per sentence of a turn in a conversation, the question words held by a question
-    ("...?") in the turn just before it, by another speaker (0 elsewhere)."""
+    (`asks`: "...?") in the turn just before it, by another speaker (0 elsewhere)."""
     out = np.zeros(len(pairs))
     previous: tuple[str | None, float] = (None, 0.0)      # (speaker, its best question)
     current: tuple[str | None, float] = (None, 0.0)
@@ -149,7 +150,7 @@ def _asked_just_before(pairs: Sequence[tuple[str, str | None]], overlap: np.ndar
             previous, current = current, (who, 0.0)
         if previous[0] is not None and previous[0] != who:
             out[i] = previous[1]
-        if sentence.rstrip().endswith("?"):
+        if asks[i]:
             current = (who, max(current[1], float(overlap[i])))
     return out
 
@@ -191,10 +192,11 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
         return Extract("", None, 0.0)
     token_sets = [set(t) for t in tokenize([s for s, _ in pairs])]
     overlap = _term_weight(token_sets, term_weights)
+    asks = np.array([s.rstrip().endswith("?") for s, _ in pairs], dtype=bool)
     # In a conversation a reply answers the question put just before it ("What motivated
     # you to pursue counseling?" / "My own journey and the support I got"): the reply
     # holds that question's words too.
-    replied = _asked_just_before(pairs, overlap)
+    replied = _asked_just_before(pairs, overlap, asks)
     if people:
         # Asked about someone who speaks here: the answer is in their own words, never in
         # what another speaker says of themselves (or says to them: "Hey Melanie!").
@@ -204,12 +206,11 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
         # anything the person asked about says: the question is about the other one's story.
         # What one asks the other ("What motivated you to pursue counseling?") is the other
         # one's story, not theirs: it holds the question's words and answers nothing.
-        asks = np.array([s.rstrip().endswith("?") for s, _ in pairs], dtype=bool)
         said = np.where(asks, 0.0, overlap)
         rival = float(said[others].max()) if others else 0.0
         pairs = [pairs[i] for i in keep]
         token_sets = [token_sets[i] for i in keep]
-        overlap, replied, said = overlap[keep], replied[keep], said[keep]
+        overlap, replied, said, asks = overlap[keep], replied[keep], said[keep], asks[keep]
         own = float(np.maximum(said, cfg.reply_share * replied).max()) if pairs else 0.0
         if (not pairs or own < cfg.speaker_min_cover * sum(term_weights.values())
                 or own < cfg.speaker_rival_share * rival):
@@ -219,7 +220,7 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
     sentences = [s for s, _ in pairs]
     cue = dict(kinds).get(kind) if kind else None
     # A question in the text restates the question's words but does not answer it.
-    overlap = overlap * np.where([s.rstrip().endswith("?") for s in sentences], cfg.question_sentence_factor, 1.0)
+    overlap = overlap * np.where(asks, cfg.question_sentence_factor, 1.0)
     overlap = np.maximum(overlap, cfg.reply_share * replied)
     if overlap.max() > 0:
         overlap = overlap / overlap.max()

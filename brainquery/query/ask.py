@@ -146,7 +146,9 @@ class Asker:
         # The index's embedder reads questions with the same settings: one analyzer to set up.
         self.analyzer = reuse_analyzer(dense.analyzer_ if dense is not None else None, config.text)
         self.router = router or load_router(config.router)
-        self.ranker = Ranker(index, config)
+        # The calendar's occurrences, one reading for the answers and the time scorer.
+        self._series = Series(index.docs, index.doc_epoch, config.events)
+        self.ranker = Ranker(index, config, self._series)
         # (Who a letter is written to: a letter to a group names everyone in it.)
         self._coverage = next((s for s in self.ranker.scorers if s.name == "coverage"), None)
         self._extracts: dict[tuple[int, str | None], answers.Extract] = {}
@@ -174,7 +176,6 @@ class Asker:
                     hints.setdefault(stem, []).append(codes[doc_type])
         self._type_hints = {stem: np.asarray(c) for stem, c in hints.items()}
         self._event_code = codes.get("calendar_event", -1)
-        self._series = Series(index.docs, index.doc_epoch, config.events)
         self._named: set[str] = set()
         self._owed_asked = self._whole_asked = self._paid_asked = self._point_asked = False
         self._labels_asked: tuple[tuple[str, str], ...] = ()

@@ -186,15 +186,17 @@ class TimeScorer:
     window when the question names one, the logistical soft cutoff."""
     name = "decay"
 
-    def __init__(self, index: QueryIndex, config: Config, mentions: "DayMentions | None" = None):
+    def __init__(self, index: QueryIndex, config: Config, series: Series,
+                 mentions: "DayMentions | None" = None):
+        """`series`: the index's calendar occurrences (the Asker's: read once per index)."""
         self.index = index
         self.config = config
         self.mentions = mentions
+        self._series = series
         names = list(index.type_names)
         self.event_code = names.index("calendar_event") if "calendar_event" in names else -1
         self.series_rival_codes = np.array([names.index(t) for t in config.time.rival.series_rival_types
                                             if t in names], dtype=np.int64)
-        self._series: Series | None = None
         self._analyzer: Analyzer | None = None
         # What letters write, per chunk row, kept for the next question (as DayMentions does).
         self._line_cache: dict[int, list[tuple[str, frozenset[int], str]]] = {}
@@ -330,11 +332,6 @@ class TimeScorer:
     def _plan(self, doc: int, now: float) -> tuple[frozenset[int], frozenset[int]]:
         """The clock times and weekdays of a calendar event's occurrences (its series'
         moved ones too) within `plan_days` of now, in the event's own zone."""
-        if self._series is None:
-            # Here, not at the top: `brainquery ls` reads staleness from this module and
-            # loads no calendar expansion (nor scipy, which it brings).
-            from .occurrences import Series
-            self._series = Series(self.index.docs, self.index.doc_epoch, self.config.events)
         today = datetime.fromtimestamp(now, UTC).date()
         found = self._plans.get((doc, today))
         if found is not None:

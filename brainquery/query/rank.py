@@ -26,6 +26,7 @@ from .decay import near_term
 from .scorers import Candidates, PageRankScorer, Query, registry
 
 if TYPE_CHECKING:  # config.py imports FUSIONS; the index loads with the first question
+    from .occurrences import Series
     from .query_index import QueryIndex
 
 PARTS = ("bm25", "dense", "graph", "ppr", "decay", "type_weight", "coverage", "answer_type",
@@ -63,10 +64,10 @@ FUSIONS = {"formula": _formula}
 
 
 class Ranker:
-    def __init__(self, index: QueryIndex, config: Config):
+    def __init__(self, index: QueryIndex, config: Config, series: Series):
         self.index = index
         self.config = config
-        self.scorers = registry(index, config)
+        self.scorers = registry(index, config, series)
         self.fuse = FUSIONS[config.scoring.fusion]
         self._ppr = next(s for s in self.scorers if isinstance(s, PageRankScorer))
 

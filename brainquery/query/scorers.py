@@ -20,6 +20,7 @@ from .decay import SECONDS_PER_DAY, TimeScorer, near_term, one_day_ahead
 from .mentions import DayMentions
 
 if TYPE_CHECKING:  # (config.py imports this module's registry; the index loads with a question)
+    from .occurrences import Series
     from .query_index import QueryIndex
     from .router import Route
 
@@ -311,7 +312,7 @@ class WindowScorer:
         return np.where(dated | by_weekday | in_window, out * boost, out)
 
 
-def registry(index: QueryIndex, config: Config) -> list[Scorer]:
+def registry(index: QueryIndex, config: Config, series: Series) -> list[Scorer]:
     """Every scorer, in the order they run: the relevance parts and coverage first (on
     them rests whether a candidate is about the question), then the kind of document and
     of answer (the evidence newer documents are weighed on), then time and the window."""
@@ -320,4 +321,4 @@ def registry(index: QueryIndex, config: Config) -> list[Scorer]:
     return [BM25Scorer(), DenseScorer(), CentralityScorer(index),
             PageRankScorer(index, scoring.ppr_seeds, max(scoring.stages)), CoverageScorer(index, config, mentions),
             AnswerTypeScorer(index, config), TypeScorer(index, config), TypeHintScorer(index, config),
-            TimeScorer(index, config, mentions), WindowScorer(mentions, config)]
+            TimeScorer(index, config, series, mentions), WindowScorer(mentions, config)]
