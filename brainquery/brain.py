@@ -95,7 +95,8 @@ class Brain:
                 published = query_index.published(self.store, self.config)
             indexer = Indexer(self.store, self.config, now or started,
                               roots=None if follow_symlinks else [*self.roots(), *_real(files)],
-                              known=published.docs if published is not None else None)
+                              known=published.docs if published is not None else None,
+                              model=published.dense if published is not None else None)
             previous = query_index.mark_dirty(self.store)
             changes = self.store.record_changes()
             try:

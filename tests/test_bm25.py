@@ -133,3 +133,43 @@ def test_lucene_idf_keeps_a_word_found_in_half_of_a_small_store():
 def test_an_unknown_idf_is_named_with_the_valid_ones():
     with pytest.raises(ValueError, match="okapi, lucene"):
         SparseBM25(dataclasses.replace(CFG, idf="bm42")).fit([["a"]])
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_an_updated_index_is_the_index_fitted_on_the_new_corpus(seed):
+    """Documents removed and inserted anywhere (an ingest's update, index_update.py): the
+    same weights, term for term and bit for bit, and the same idfs as a fit from scratch,
+    including terms only the removed documents had (gone) and terms only the new ones have."""
+    rng = np.random.default_rng(seed)
+    words = [f"w{i}" for i in range(40)]
+    old_docs = [list(rng.choice(words[:30], size=rng.integers(0, 12))) for _ in range(60)]
+    new_docs = [list(rng.choice(words[10:], size=rng.integers(1, 12))) for _ in range(rng.integers(1, 8))]
+    removed = set(rng.choice(len(old_docs), size=rng.integers(0, 10), replace=False).tolist())
+    kept = [i for i in range(len(old_docs)) if i not in removed]
+    # The new documents' places among the kept ones, kept ones in their order.
+    n = len(kept) + len(new_docs)
+    new_rows = np.sort(rng.choice(n, size=len(new_docs), replace=False))
+    layout: list = [None] * n
+    for row, doc in zip(new_rows, new_docs):
+        layout[row] = doc
+    free = iter(kept)
+    new_row_of_old = np.full(len(old_docs), -1)
+    for row in range(n):
+        if layout[row] is None:
+            old = next(free)
+            new_row_of_old[old] = row
+            layout[row] = old_docs[old]
+    cfg = load_config().bm25
+    updated = SparseBM25(cfg).fit(old_docs).updated(
+        new_row_of_old, new_rows, new_docs, np.array([len(d) for d in layout], dtype=np.int64))
+    fitted = SparseBM25(cfg).fit(layout)
+    assert set(updated.vocab_) == set(fitted.vocab_)
+    terms = sorted(fitted.vocab_)
+    mine = updated.weights_[:, [updated.vocab_[t] for t in terms]].toarray()
+    theirs = fitted.weights_[:, [fitted.vocab_[t] for t in terms]].toarray()
+    assert np.array_equal(mine, theirs)
+    # The mean idf sums the terms in their numbering's order: equal up to the last bit.
+    assert np.allclose(updated.idf_[[updated.vocab_[t] for t in terms]],
+                       fitted.idf_[[fitted.vocab_[t] for t in terms]], rtol=0, atol=1e-12)
+    assert updated.average_idf_ == pytest.approx(fitted.average_idf_, rel=1e-12)
+    assert updated.avgdl_ == fitted.avgdl_

@@ -142,11 +142,21 @@ def test_a_new_process_reads_the_updated_index(three_steps):
     assert reader._answerer().index.fingerprint == brain._answerer().index.fingerprint
 
 
-def test_changed_and_removed_documents_are_updated_in_place(tmp_path, caplog):
+def _constant_limit(config, limit: int):
+    """A shingle's evidence limit that no longer moves with the corpus size, as in every store
+    past max_df_limit / max_df_share chunks (1,000 by default): an update then looks only at
+    the shingles its added and removed chunks hold."""
+    return dataclasses.replace(config, graph=dataclasses.replace(config.graph, min_df_limit=limit,
+                                                                 max_df_limit=limit))
+
+
+@pytest.mark.parametrize("limit", [None, 3], ids=["limit-grows-with-the-corpus", "constant-limit"])
+def test_changed_and_removed_documents_are_updated_in_place(tmp_path, caplog, limit):
     """A message edited in place, and one whose file now holds another message (a new
     Message-ID: the old document is gone from its file, so deleted): the update drops the
     removed document's rows and replaces the edited one's, as a rebuild would."""
     config = _config(max_update_share=1.0)
+    config = config if limit is None else _constant_limit(config, limit)
     folder = tmp_path / "corpus"
     shutil.copytree(CORPUS, folder)
     brain = Brain(tmp_path / "store", config=config)
@@ -244,3 +254,66 @@ def test_a_worker_that_cannot_analyse_leaves_its_chunks_to_the_building_process(
         shared = query_index.build(brain.store, _chunk_analysis_config(analysis_workers_max=1))
     assert "analysed in process" in caplog.text
     _assert_same_index(shared, alone)
+
+
+def test_steps_under_a_constant_limit_give_the_index_a_rebuild_gives(tmp_path):
+    """Shingles that cross a constant limit as chunks arrive (a limit of 3: many do) make
+    their chunks' edges computed again; the rest are kept."""
+    config = _constant_limit(_config(max_update_share=1.0), 3)
+    brain = Brain(tmp_path / "store", config=config)
+    files = _files()
+    for part in (files[:len(files) // 2], files[len(files) // 2:len(files) * 3 // 4], files[len(files) * 3 // 4:]):
+        brain.ingest(part, now=INGEST_NOW)
+        _assert_same_index(brain._answerer().index, query_index.build(brain.store, config))
+
+
+_SERIES = """BEGIN:VCALENDAR
+VERSION:2.0
+PRODID:-//test//EN
+BEGIN:VEVENT
+UID:piano-series@example.org
+DTSTAMP:20260801T000000Z
+DTSTART;TZID=America/Chicago:20260908T163000
+DTEND;TZID=America/Chicago:20260908T171500
+RRULE:FREQ=WEEKLY;BYDAY=TU;UNTIL=20270601T000000Z
+SUMMARY:Piano lesson
+END:VEVENT
+END:VCALENDAR
+"""
+_MOVED = """BEGIN:VCALENDAR
+VERSION:2.0
+PRODID:-//test//EN
+BEGIN:VEVENT
+UID:piano-series@example.org
+DTSTAMP:20261120T000000Z
+RECURRENCE-ID;TZID=America/Chicago:20261201T163000
+DTSTART;TZID=America/Chicago:20261203T170000
+DTEND;TZID=America/Chicago:20261203T174500
+SUMMARY:Piano lesson (moved)
+END:VEVENT
+END:VCALENDAR
+"""
+
+
+def test_an_override_in_a_later_ingest_moves_its_series_occurrences(tmp_path, caplog):
+    """The series' record is untouched by an ingest that only adds an override from another
+    file, yet its occurrences change (the moved one belongs to the override now): the
+    update derives them again, as a rebuild does; an override gone gives it back."""
+    config = _config(max_update_share=1.0)
+    folder = tmp_path / "calendars"
+    folder.mkdir()
+    (folder / "piano.ics").write_text(_SERIES)
+    brain = Brain(tmp_path / "store", config=config)
+    brain.ingest([*_files(), str(folder)], now=INGEST_NOW)
+    series = brain._answerer().index.occ_doc
+    (folder / "moved.ics").write_text(_MOVED)
+    with caplog.at_level(logging.INFO, logger="brainquery.query.query_index"):
+        brain.ingest([folder], now=INGEST_NOW)
+        moved = brain._answerer().index
+        _assert_same_index(moved, query_index.build(brain.store, config))
+        # The series lost an occurrence to the override, which has it.
+        assert len(moved.occ_doc) == len(series)
+        (folder / "moved.ics").write_text(_SERIES.replace("piano-series@", "another-series@"))
+        brain.ingest([folder], now=INGEST_NOW)
+        _assert_same_index(brain._answerer().index, query_index.build(brain.store, config))
+    assert sum(r.getMessage().startswith(UPDATED) for r in caplog.records) == 2

@@ -41,6 +41,21 @@ def _lucene_idf(df: np.ndarray, n_docs: int, epsilon: float) -> tuple[np.ndarray
     return idf, float(idf.mean()) if len(idf) else 0.0
 
 
+def _insertion_points(rows: np.ndarray, indptr: np.ndarray, cols: np.ndarray, new: np.ndarray) -> np.ndarray:
+    """Where each (term `cols`, row `new`) pair goes among a term-major matrix's stored rows
+    (`rows`, ascending within each term's slice of `indptr`): a binary search per pair, all
+    pairs at once."""
+    lo, hi = indptr[cols], indptr[cols + 1]
+    while True:
+        open_ = lo < hi
+        if not open_.any():
+            return lo
+        mid = (lo + hi) // 2
+        below = open_ & (rows[np.minimum(mid, len(rows) - 1)] < new)
+        lo = np.where(below, mid + 1, lo)
+        hi = np.where(open_ & ~below, mid, hi)
+
+
 IDF_FUNCTIONS = {"okapi": _okapi_idf, "lucene": _lucene_idf}
 
 
@@ -76,40 +91,74 @@ class SparseBM25:
         tf = sparse.csr_matrix((np.ones(len(cols), dtype=np.float64), (rows, cols)),
                                shape=(n_docs, len(vocab)))
         tf.sum_duplicates()
-        return self.from_counts(tf, vocab, doc_len)
+        tf = tf.tocsc()   # term-major: a question reads a few terms' columns
+        self._fit_weights(tf.data, tf.indices, tf.indptr, vocab, doc_len,
+                          np.diff(tf.indptr).astype(np.float64))
+        return self
 
-    def from_counts(self, tf, vocab: dict[str, int], doc_len: np.ndarray) -> SparseBM25:
-        """Fit from a (document x term) CSR matrix of term counts and each document's token
-        count: `fit` after tokenising, and an incremental update (index_update.py) after
-        appending rows to `term_counts()`."""
+    def updated(self, new_row_of_old: np.ndarray, new_rows: np.ndarray, tokens: Sequence[Sequence[str]],
+                doc_len: np.ndarray) -> SparseBM25:
+        """The index of a corpus whose old rows moved (`new_row_of_old`: each old row's new
+        row, -1 when removed; kept rows keep their order) and which gained the documents
+        `tokens` at `new_rows`; `doc_len`: every new row's token count. What `fit` gives
+        for the merged counts, term for term, at the cost of a few passes over the stored
+        pairs: they keep their term-major order and the new ones are inserted in place."""
         cfg = self.cfg
-        n_docs = tf.shape[0]
+        old = self.weights_ if self.weights_.has_sorted_indices else self.weights_.sorted_indices()
+        # The old pairs' counts: tf = w·norm / (k1 + 1 - w) inverts the term part exactly
+        # up to rounding, and counts are whole numbers.
+        counts = np.rint(old.data * self._norms()[old.indices] / (cfg.k1 + 1 - old.data))
+        rows = np.asarray(new_row_of_old, dtype=np.int32)[old.indices]
+        indptr = old.indptr.astype(np.int64)
+        if (rows < 0).any():
+            keep = rows >= 0
+            rows, counts = rows[keep], counts[keep]
+            indptr = np.r_[0, np.cumsum(keep)][indptr]
+        vocab = dict(self.vocab_)
+        lengths = np.fromiter(map(len, tokens), dtype=np.int64, count=len(tokens))
+        cols = np.fromiter((vocab.setdefault(t, len(vocab)) for toks in tokens for t in toks),
+                           dtype=np.int64, count=int(lengths.sum()))
+        n = len(doc_len)
+        added, added_counts = np.unique(cols * n + np.repeat(np.asarray(new_rows, dtype=np.int64), lengths),
+                                        return_counts=True)
+        add_cols, add_rows = np.divmod(added, n)
+        indptr = np.r_[indptr, np.full(len(vocab) - old.shape[1], indptr[-1])]   # new terms
+        at = _insertion_points(rows, indptr, add_cols, add_rows)
+        rows = np.insert(rows, at, add_rows.astype(np.int32))
+        counts = np.insert(counts, at, added_counts.astype(np.float64))
+        df = np.diff(indptr) + np.bincount(add_cols, minlength=len(vocab))
+        # Terms only removed documents had are gone, as from a rebuild (they would count
+        # in the mean idf); the others keep their order.
+        present = np.flatnonzero(df)
+        if len(present) < len(vocab):
+            terms = sorted(vocab, key=vocab.__getitem__)
+            vocab = {terms[c]: i for i, c in enumerate(present)}
+            df = df[present]
+        index_dtype = np.int32 if len(rows) < np.iinfo(np.int32).max else np.int64
+        model = SparseBM25(cfg)
+        model._fit_weights(counts, rows.astype(index_dtype, copy=False), np.r_[0, np.cumsum(df)].astype(index_dtype),
+                           vocab, doc_len, df.astype(np.float64))
+        return model
+
+    def _fit_weights(self, counts: np.ndarray, rows: np.ndarray, indptr: np.ndarray, vocab: dict[str, int],
+                     doc_len: np.ndarray, df: np.ndarray) -> None:
+        """Weights from term-major counts (each term's rows ascending)."""
+        from scipy import sparse
+
+        cfg = self.cfg
+        n_docs = len(doc_len)
         self.vocab_ = vocab
         self.doc_len_ = doc_len
         self.avgdl_ = float(doc_len.mean()) if n_docs else 0.0
-        df = np.bincount(tf.indices, minlength=len(vocab)).astype(np.float64)
         self.idf_, self.average_idf_ = idf_function(cfg.idf)(df, n_docs, cfg.epsilon)
-        # Term part per stored (doc, term): the doc's length normaliser broadcast by row.
-        norm = cfg.k1 * (1 - cfg.b + cfg.b * doc_len / self.avgdl_) if self.avgdl_ > 0 \
-            else np.full(n_docs, cfg.k1 * (1 - cfg.b))
-        row_of = np.repeat(np.arange(n_docs), np.diff(tf.indptr))
-        tf.data = tf.data * (cfg.k1 + 1) / (tf.data + norm[row_of])
-        self.weights_ = tf.tocsc()
-        return self
+        norm = self._norms()
+        self.weights_ = sparse.csc_matrix((counts * (cfg.k1 + 1) / (counts + norm[rows]), rows, indptr),
+                                          shape=(n_docs, len(vocab)))
 
     def _norms(self) -> np.ndarray:
         cfg = self.cfg
         return (cfg.k1 * (1 - cfg.b + cfg.b * self.doc_len_ / self.avgdl_) if self.avgdl_ > 0
                 else np.full(len(self.doc_len_), cfg.k1 * (1 - cfg.b)))
-
-    def term_counts(self):
-        """The (document x term) CSR matrix of term counts the weights were computed from:
-        tf = w·norm / (k1 + 1 - w) inverts the term part exactly up to rounding, and counts
-        are whole numbers."""
-        w = self.weights_.tocsr()
-        norm = self._norms()[np.repeat(np.arange(w.shape[0]), np.diff(w.indptr))]
-        w.data = np.rint(w.data * norm / (self.cfg.k1 + 1 - w.data))
-        return w
 
     @property
     def n_docs(self) -> int:

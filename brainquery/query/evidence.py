@@ -341,11 +341,9 @@ def new_edges(hashes: np.ndarray, rows: np.ndarray, n: int, is_new: np.ndarray, 
     first = np.flatnonzero(np.r_[True, hashes[1:] != hashes[:-1]])
     ends = np.r_[first[1:], len(hashes)]
     df = ends - first
-    group = np.repeat(np.arange(len(first)), df)
-    counted = df[group] <= limit
-    sizes = np.bincount(rows[counted], minlength=n).astype(np.float64)
-    mine = np.flatnonzero(counted & is_new[rows] & (df[group] >= 2))
-    g = group[mine]
+    sizes = np.bincount(rows[np.repeat(df <= limit, df)], minlength=n).astype(np.float64)
+    mine = np.flatnonzero(np.repeat((df <= limit) & (df >= 2), df) & is_new[rows])
+    g = np.searchsorted(first, mine, side="right") - 1     # each posting's shingle
     lengths = df[g]
     a = np.repeat(rows[mine].astype(np.int64), lengths)
     offsets = np.repeat(first[g] - np.r_[0, np.cumsum(lengths)[:-1]], lengths)

@@ -14,6 +14,8 @@ read from Chroma (their texts, metadata and the vectors the fitted model gave th
 - the entity index: the records of documents the ingest touched are dropped, those of
   their new versions added; every word's capitalised and total counts are kept in the
   writer file, so a name's capitalised share is a rebuild's;
+- dates and calendar occurrences: kept for documents whose record and series did not
+  change, derived again for the others (an override moves its whole series');
 - removed documents' rows are dropped (compacted at once: for numpy arrays it costs far
   less than carrying tombstones through every scorer);
 - every row is put back in chunk-id order, so the arrays are laid out as a rebuild lays
@@ -174,12 +176,14 @@ def update(store: Store, config: Config, old: qi.QueryIndex, changes: ChangeLog)
                                       config)
     kind_names = analysis.kind_names
     chunk_kinds = np.concatenate([old.chunk_kinds[kept], analysis.kinds])[perm]
-    doc_arrays = qi.document_arrays(docs, chunk_doc, chunk_no, config)
+    doc_arrays = qi.document_arrays(docs, chunk_doc, chunk_no, config,
+                                    (old, _unchanged_rows(old, old_doc_id, touched_docs, docs, metas)))
 
-    bm25 = _bm25(old, kept, perm, analysis.tokens, config)
+    lengths = np.fromiter(map(len, analysis.tokens), dtype=np.int64, count=len(analysis.tokens))
+    bm25 = _bm25(old, kept, final_of, analysis.tokens, np.concatenate([old.bm25.doc_len_[kept], lengths])[perm])
     graph, postings = _graph(old, writer, live, kept, final_of, analysis.words, chunk_doc, groups, config)
     caps, total = Counter(writer.caps), Counter(writer.total)
-    entities = _entities(old, touched_docs, chunk_texts, docs, doc_arrays, config, caps, total)
+    entities = _entities(old, old_doc_id, touched_docs, chunk_texts, docs, doc_rows, doc_arrays, config, caps, total)
     dense = old.dense
     return qi.QueryIndex(
         fingerprint=qi._fingerprint(list(chunk_ids), content_hash, dense, embeddings),
@@ -189,30 +193,22 @@ def update(store: Store, config: Config, old: qi.QueryIndex, changes: ChangeLog)
         writer=WriterState(content_hash, groups, *postings, caps=caps, total=total), **doc_arrays)
 
 
-def _bm25(old: qi.QueryIndex, kept: np.ndarray, perm: np.ndarray, tokens: list[list[str]], config: Config):
-    from scipy import sparse
+def _unchanged_rows(old: qi.QueryIndex, old_doc_id: list[str], touched_docs: set[str], docs: list[dict[str, Any]],
+                    metas: dict[str, dict[str, Any]]) -> np.ndarray:
+    """Each document's row in the old index when neither its record nor its calendar series
+    changed (an override written or removed moves the occurrences of its whole series); -1
+    for the others."""
+    series = {str(d.get("uid")) for d in metas.values() if d.get("uid")}
+    series |= {str(d.get("uid")) for d, doc_id in zip(old.docs, old_doc_id) if doc_id in touched_docs and d.get("uid")}
+    was = {doc_id: r for r, doc_id in enumerate(old_doc_id)}
+    return np.fromiter((-1 if str(d.get("doc_id")) in touched_docs or (d.get("uid") and str(d.get("uid")) in series)
+                        else was.get(str(d.get("doc_id")), -1) for d in docs), dtype=np.int64, count=len(docs))
 
-    from .bm25 import SparseBM25
 
-    vocab = dict(old.bm25.vocab_)
-    lengths = np.fromiter(map(len, tokens), dtype=np.int64, count=len(tokens))
-    cols = np.fromiter((vocab.setdefault(t, len(vocab)) for toks in tokens for t in toks),
-                       dtype=np.int32, count=int(lengths.sum()))
-    new_rows = np.repeat(np.arange(len(tokens), dtype=np.int32), lengths)
-    added = sparse.csr_matrix((np.ones(len(cols)), (new_rows, cols)), shape=(len(tokens), len(vocab)))
-    added.sum_duplicates()
-    before = old.bm25.term_counts()[kept]
-    before = sparse.csr_matrix((before.data, before.indices, before.indptr), shape=(len(kept), len(vocab)))
-    tf = sparse.vstack([before, added], format="csr")[perm]
-    # Terms only the removed chunks had: gone, as from a rebuild (they would count in the
-    # mean idf).
-    present = np.flatnonzero(np.bincount(tf.indices, minlength=len(vocab)))
-    if len(present) < len(vocab):
-        tf = tf[:, present].tocsr()
-        terms = sorted(vocab, key=vocab.__getitem__)
-        vocab = {terms[c]: i for i, c in enumerate(present)}
-    doc_len = np.concatenate([old.bm25.doc_len_[kept], lengths])[perm]
-    return SparseBM25(config.bm25).from_counts(tf, vocab, doc_len)
+def _bm25(old: qi.QueryIndex, kept: np.ndarray, final_of: np.ndarray, tokens: list[list[str]], doc_len: np.ndarray):
+    new_row_of_old = np.full(old.n_chunks, -1, dtype=np.int64)
+    new_row_of_old[kept] = final_of[:len(kept)]
+    return old.bm25.updated(new_row_of_old, final_of[len(kept):], tokens, doc_len)
 
 
 def _graph(old: qi.QueryIndex, writer: WriterState, live: np.ndarray, kept: np.ndarray, final_of: np.ndarray,
@@ -220,12 +216,17 @@ def _graph(old: qi.QueryIndex, writer: WriterState, live: np.ndarray, kept: np.n
     from scipy import sparse
 
     n = len(final_of)
-    combined_of_old = np.cumsum(live) - 1
+    # Each old row's new row (-1: removed), small enough to map 14 million postings in one
+    # pass at 100,000 chunks.
+    row_map = np.full(old.n_chunks, -1, dtype=np.int32)
+    row_map[kept] = final_of[:len(kept)]
     # Old pairs stay grouped by hash when rows are renumbered; new ones are inserted in
     # place (an insert is one pass; re-sorting the whole list would cost a sort).
-    keep = live[writer.shingle_row]
-    old_hash = writer.shingle_hash[keep]
-    old_row = final_of[combined_of_old[writer.shingle_row[keep]]].astype(np.int32)
+    old_hash, old_row = writer.shingle_hash, row_map[writer.shingle_row]
+    removed = old_row < 0
+    gone_hash = old_hash[removed]
+    if gone_hash.size:
+        old_hash, old_row = old_hash[~removed], old_row[~removed]
     new_hash, new_row = shingle_postings(words, config.graph.shingle_size, first_row=len(kept))
     new_row = final_of[new_row].astype(np.int32)
     at = np.searchsorted(old_hash, new_hash, side="right")
@@ -237,49 +238,53 @@ def _graph(old: qi.QueryIndex, writer: WriterState, live: np.ndarray, kept: np.n
     # are those of the old graph.
     redo = np.zeros(n, dtype=bool)
     redo[final_of[len(kept):]] = True
-    redo[rows[_crossed(writer.shingle_hash, fresh.limit(old.n_chunks), hashes, limit)]] = True
+    redo[rows[_crossed(writer.shingle_hash, fresh.limit(old.n_chunks), hashes, limit,
+                       np.concatenate([new_hash, gone_hash]))]] = True
     i, j, jac = new_edges(hashes, rows, n, redo, chunk_doc, limit, config.graph.theta)
     upper = sparse.triu(old.graph.adjacency_, k=1).tocoo()
-    both = live[upper.row] & live[upper.col]
-    both[both] = ~(redo[final_of[combined_of_old[upper.row[both]]]] | redo[final_of[combined_of_old[upper.col[both]]]])
-    a = final_of[combined_of_old[upper.row[both]]]
-    b = final_of[combined_of_old[upper.col[both]]]
+    a, b = row_map[upper.row], row_map[upper.col]
+    both = (a >= 0) & (b >= 0)
+    both[both] = ~(redo[a[both]] | redo[b[both]])
+    a, b = a[both].astype(np.int64), b[both].astype(np.int64)
     graph = fresh.from_edges(n, np.concatenate([np.minimum(a, b), i]), np.concatenate([np.maximum(a, b), j]),
                              np.concatenate([upper.data[both].astype(np.float64), jac]), groups, limit)
     return graph, (hashes, rows)
 
 
-def _crossed(old_hashes: np.ndarray, old_limit: int, hashes: np.ndarray, limit: int) -> np.ndarray:
-    """The postings (of the new list) whose shingle counted as evidence before the update
-    and not after, or the other way round."""
-    def runs(h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        first = np.flatnonzero(np.r_[True, h[1:] != h[:-1]]) if h.size else np.zeros(0, np.int64)
-        return h[first], np.diff(np.r_[first, len(h)])
+def _crossed(old_hashes: np.ndarray, old_limit: int, hashes: np.ndarray, limit: int, changed: np.ndarray
+             ) -> np.ndarray:
+    """The postings (indices into the new list) whose shingle counted as evidence before
+    the update and not after, or the other way round. `changed`: the shingles of the added
+    and removed postings, the only ones whose chunk count moved; when the limit itself
+    moved (a corpus under max_df_limit / max_df_share chunks), every shingle is looked at."""
+    if limit == old_limit:
+        unique = np.unique(changed)
+    else:
+        unique = hashes[np.flatnonzero(np.r_[True, hashes[1:] != hashes[:-1]])] if hashes.size else hashes
+    old_df = np.searchsorted(old_hashes, unique, side="right") - np.searchsorted(old_hashes, unique, side="left")
+    lo, hi = np.searchsorted(hashes, unique, side="left"), np.searchsorted(hashes, unique, side="right")
+    flipped = (old_df > 0) & ((old_df <= old_limit) != (hi - lo <= limit))
+    lo, lengths = lo[flipped], (hi - lo)[flipped]
+    if not lengths.size:
+        return np.zeros(0, dtype=np.int64)
+    return np.repeat(lo - np.r_[0, np.cumsum(lengths)[:-1]], lengths) + np.arange(int(lengths.sum()))
 
-    old_unique, old_df = runs(old_hashes)
-    unique, df = runs(hashes)
-    at = np.minimum(np.searchsorted(old_unique, unique), max(len(old_unique) - 1, 0))
-    known = old_unique[at] == unique if old_unique.size else np.zeros(len(unique), dtype=bool)
-    flipped = known & ((old_df[at] <= old_limit) != (df <= limit))
-    return np.repeat(flipped, df)
 
-
-def _entities(old: qi.QueryIndex, touched_docs: set[str], chunk_texts: list[str], docs: list[dict[str, Any]],
-              doc_arrays: dict[str, Any], config: Config, caps: Counter, total: Counter) -> EntityIndex:
+def _entities(old: qi.QueryIndex, old_doc_id: list[str], touched_docs: set[str], chunk_texts: list[str],
+              docs: list[dict[str, Any]], row_of: dict[str, int], doc_arrays: dict[str, Any], config: Config,
+              caps: Counter, total: Counter) -> EntityIndex:
     """The old records of untouched documents (renumbered) and those of the touched ones'
     new versions, in the order a build lists them: by name, then document row. `caps` and
     `total` (every word's uses) lose the touched documents' old versions and gain their
-    new ones."""
+    new ones. `old_doc_id`: each old document row's id; `row_of`: each document's new row."""
     extractor = EntityExtractor(config.ambiguity, Analyzer(config.text).stopwords)
     ent = old.entities
-    row_of = {str(d.get("doc_id")): r for r, d in enumerate(docs)}
-    old_to_new = np.array([-1 if str(d.get("doc_id")) in touched_docs else row_of.get(str(d.get("doc_id")), -1)
-                           for d in old.docs], dtype=np.int64)
+    old_to_new = np.fromiter((-1 if doc_id in touched_docs else row_of.get(doc_id, -1) for doc_id in old_doc_id),
+                             dtype=np.int64, count=len(old_doc_id))
     gone_caps, gone_total = Counter(), Counter()
-    for r, d in enumerate(old.docs):
-        if str(d.get("doc_id")) in touched_docs:
-            extractor.document(_whole(old.chunk_texts, old.doc_chunk_order, old.doc_chunk_ptr, r), d,
-                               gone_caps, gone_total)
+    for r in (r for r, doc_id in enumerate(old_doc_id) if doc_id in touched_docs):
+        extractor.document(_whole(old.chunk_texts, old.doc_chunk_order, old.doc_chunk_ptr, r), old.docs[r],
+                           gone_caps, gone_total)
     caps.subtract(gone_caps)
     total.subtract(gone_total)
     added: dict[str, list[tuple[int, tuple[str, ...]]]] = {}
@@ -313,23 +318,27 @@ def _entities(old: qi.QueryIndex, touched_docs: set[str], chunk_texts: list[str]
     descriptors = list(desc_id)
     pool = np.concatenate([ent.desc_ids.astype(np.int64), np.asarray(add_desc, dtype=np.int64)])
     add_start = len(ent.desc_ids) + np.r_[0, np.cumsum(add_len)[:-1]].astype(np.int64) if add_len else np.zeros(0, np.int64)
-    name = np.concatenate([old_name[rec_name[stays]], np.asarray(add_name, dtype=np.int64)])
-    doc = np.concatenate([new_doc[stays], np.asarray(add_doc, dtype=np.int64)])
-    seq = np.arange(len(name))
-    start = np.concatenate([ent.desc_ptr[stays], add_start]).astype(np.int64)
-    length = np.concatenate([np.diff(ent.desc_ptr)[stays], np.asarray(add_len, dtype=np.int64)]).astype(np.int64)
-    order = np.lexsort((seq, doc, name))
-    start, length = start[order], length[order]
-    offsets = np.repeat(start - np.r_[0, np.cumsum(length)[:-1]], length) if len(order) else np.zeros(0, np.int64)
+    span = len(docs) + 1
+    key = np.concatenate([old_name[rec_name[stays]] * span + new_doc[stays],
+                          np.asarray(add_name, dtype=np.int64) * span + np.asarray(add_doc, dtype=np.int64)])
+    # A stable sort of the keys is a sort by (name, row, order of appearance); the old
+    # records come sorted (rows and names are renumbered in order), so it is one merge.
+    order = np.argsort(key, kind="stable")
+    start = np.concatenate([ent.desc_ptr[stays], add_start]).astype(np.int64)[order]
+    length = np.concatenate([np.diff(ent.desc_ptr)[stays], np.asarray(add_len, dtype=np.int64)]).astype(np.int64)[order]
+    name, doc = np.divmod(key[order], span)
+    offsets = np.repeat(start - np.r_[0, np.cumsum(length)[:-1]], length) if len(key) else np.zeros(0, np.int64)
     desc_ids = pool[offsets + np.arange(int(length.sum()))]
     # Descriptors no record uses any more are dropped, as a build never lists them.
-    used, desc_ids = np.unique(desc_ids, return_inverse=True)
+    used = np.bincount(desc_ids, minlength=len(descriptors)) > 0
+    desc_ids = (np.cumsum(used) - 1)[desc_ids]
+    used = np.flatnonzero(used)
     for counter in (caps, total):
         for word in [w for w, c in counter.items() if c <= 0]:
             del counter[word]
     return EntityIndex(
-        names=names, rec_ptr=np.searchsorted(name[order], np.arange(len(names) + 1)).astype(np.int64),
-        rec_doc=doc[order].astype(np.int32), desc_ptr=np.r_[0, np.cumsum(length)].astype(np.int64),
+        names=names, rec_ptr=np.searchsorted(name, np.arange(len(names) + 1)).astype(np.int64),
+        rec_doc=doc.astype(np.int32), desc_ptr=np.r_[0, np.cumsum(length)].astype(np.int64),
         desc_ids=desc_ids.astype(np.int32).ravel(), descriptors=[descriptors[i] for i in used],
         capitals=np.asarray([(caps[n], total[n]) for n in names], dtype=np.int64).reshape(len(names), 2))
 

@@ -129,10 +129,11 @@ class _Known:
 class Indexer:
     def __init__(self, store: Store, config: Config, now: datetime,
                  registry: Registry | None = None, roots: Sequence[str] | None = None,
-                 known: Sequence[dict[str, Any]] | None = None):
+                 known: Sequence[dict[str, Any]] | None = None, model: DenseEmbedder | None = None):
         """`roots`: resolved folders and files a symlink may lead into (None: follow every
         symlink). `known`: one metadata record per stored document, when the caller has
-        them (the published query index); None: read from the store."""
+        them (the published query index); None: read from the store. `model`: the
+        embedding model the caller has in memory (used when it is the store's)."""
         self.store = store
         self.roots = None if roots is None else tuple(roots)
         self.config = config
@@ -143,6 +144,7 @@ class Indexer:
         self._pending: list[_PendingChunk] = []
         self._pending_sources: list[dict[str, Any]] = []
         self._model: DenseEmbedder | None = None
+        self._known_model = model
         self.changed = False  # anything written: derived query indexes are then out of date
 
     def ingest(self, paths: Sequence[str], progress: bool | None = None,
@@ -156,7 +158,8 @@ class Indexer:
         emit = _Emitter(summary, on_line, self.config.ingest.ingest)
         self._load_known()
         sources = self.store.sources()
-        self._model = model_cache.open_model(self.store, self.config.embedding, self.config.text)
+        self._model = model_cache.open_model(self.store, self.config.embedding, self.config.text,
+                                             self._known_model)
         inputs = list(iter_inputs(paths, self.config.ingest))
         summary.inputs = len(inputs)
         log.info("%d inputs to read", len(inputs))

@@ -27,13 +27,17 @@ def embed_text(title: str, text: str) -> str:
     return f"{title}\n{text}" if title else text
 
 
-def open_model(store: Store, cfg: EmbeddingSection, text: TextSection | None = None
-               ) -> DenseEmbedder | None:
+def open_model(store: Store, cfg: EmbeddingSection, text: TextSection | None = None,
+               known: DenseEmbedder | None = None) -> DenseEmbedder | None:
     """The model the store's vectors were made with, or None for an empty store. `text`:
-    the analysis settings (default: the loaded configuration's)."""
+    the analysis settings (default: the loaded configuration's). `known`: a model already
+    in memory (the published index's), used when it is the store's (reading the model
+    file again costs a second at 100,000 chunks)."""
     if store.count() == 0:
         return None
     state = store.state()
+    if known is not None and known.fingerprint_ == state.get(STATE_KEY):
+        return known
     model = DenseEmbedder.load(store.cache_dir / MODEL_FILE, cfg, text, state.get(DIGEST_KEY))
     if model is None or model.fingerprint_ != state.get(STATE_KEY):
         log.info("embedding cache missing or stale; refitting from the store")
