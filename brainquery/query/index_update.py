@@ -153,14 +153,17 @@ def update(store: Store, config: Config, old: qi.QueryIndex, changes: ChangeLog)
     # new first chunk's.
     doc_rows: dict[str, int] = {}
     docs: list[dict[str, Any]] = []
+    was: list[int] = []           # each document's old row; -1: written by this ingest
     chunk_doc = np.empty(n, dtype=np.int32)
-    old_records = dict(zip(old_doc_id, old.docs))
+    old_row_of = {doc_id: r for r, doc_id in enumerate(old_doc_id)}
     for f, c in enumerate(perm):
         doc_id = combined_doc_ids[c]
         row = doc_rows.get(doc_id)
         if row is None:
             row = doc_rows[doc_id] = len(docs)
-            docs.append(metas.get(doc_id) or old_records[doc_id])
+            record = metas.get(doc_id)
+            docs.append(record if record is not None else old.docs[old_row_of[doc_id]])
+            was.append(-1 if doc_id in touched_docs else old_row_of[doc_id])
         chunk_doc[f] = row
     chunk_no = np.concatenate([old.chunk_no[kept], np.asarray([r.number for r in rows], dtype=np.int32)])[perm]
     chunk_texts_combined = [old.chunk_texts[i] for i in kept] + texts
@@ -177,7 +180,7 @@ def update(store: Store, config: Config, old: qi.QueryIndex, changes: ChangeLog)
     kind_names = analysis.kind_names
     chunk_kinds = np.concatenate([old.chunk_kinds[kept], analysis.kinds])[perm]
     doc_arrays = qi.document_arrays(docs, chunk_doc, chunk_no, config,
-                                    (old, _unchanged_rows(old, old_doc_id, touched_docs, docs, metas)))
+                                    (old, _unchanged(np.asarray(was, dtype=np.int64), old, touched_docs, docs, metas)))
 
     lengths = np.fromiter(map(len, analysis.tokens), dtype=np.int64, count=len(analysis.tokens))
     bm25 = _bm25(old, kept, final_of, analysis.tokens, np.concatenate([old.bm25.doc_len_[kept], lengths])[perm])
@@ -193,16 +196,17 @@ def update(store: Store, config: Config, old: qi.QueryIndex, changes: ChangeLog)
         writer=WriterState(content_hash, groups, *postings, caps=caps, total=total), **doc_arrays)
 
 
-def _unchanged_rows(old: qi.QueryIndex, old_doc_id: list[str], touched_docs: set[str], docs: list[dict[str, Any]],
-                    metas: dict[str, dict[str, Any]]) -> np.ndarray:
-    """Each document's row in the old index when neither its record nor its calendar series
-    changed (an override written or removed moves the occurrences of its whole series); -1
-    for the others."""
+def _unchanged(was: np.ndarray, old: qi.QueryIndex, touched_docs: set[str], docs: list[dict[str, Any]],
+               metas: dict[str, dict[str, Any]]) -> np.ndarray:
+    """`was` (each document's old row, -1 for those this ingest wrote) with -1 also for the
+    documents of a calendar series this ingest changed: an override written or removed
+    moves the occurrences of its whole series."""
     series = {str(d.get("uid")) for d in metas.values() if d.get("uid")}
-    series |= {str(d.get("uid")) for d, doc_id in zip(old.docs, old_doc_id) if doc_id in touched_docs and d.get("uid")}
-    was = {doc_id: r for r, doc_id in enumerate(old_doc_id)}
-    return np.fromiter((-1 if str(d.get("doc_id")) in touched_docs or (d.get("uid") and str(d.get("uid")) in series)
-                        else was.get(str(d.get("doc_id")), -1) for d in docs), dtype=np.int64, count=len(docs))
+    series |= {str(d.get("uid")) for d in old.docs if d.get("uid") and str(d.get("doc_id")) in touched_docs}
+    if series:
+        was = was.copy()
+        was[[r for r, d in enumerate(docs) if d.get("uid") and str(d.get("uid")) in series]] = -1
+    return was
 
 
 def _bm25(old: qi.QueryIndex, kept: np.ndarray, final_of: np.ndarray, tokens: list[list[str]], doc_len: np.ndarray):

@@ -306,18 +306,31 @@ def document_arrays(docs: list[dict[str, Any]], chunk_doc: np.ndarray, chunk_no:
     """What the index derives from the document records alone (dates, types, calendar
     occurrences) and the chunk-to-document map. `previous`: an index and each document's
     row in it, -1 for a document whose record or whose series changed (index_update.py);
-    the others' dates and occurrences are taken from it, not derived again (a calendar's
-    recurrences expanded again cost a third of a second at 100,000 chunks)."""
+    the others' fields and occurrences are taken from it, not derived again (at 100,000
+    documents that costs more than the rest of an update of one email)."""
     type_names = tuple(DOC_TYPES) + tuple(sorted({str(d.get("doc_type")) for d in docs} - set(DOC_TYPES)))
     type_code = {name: code for code, name in enumerate(type_names)}
     undated_sources = set(config.scoring.undated_date_sources)
-    doc_epoch = np.array([
-        float(d["source_epoch"]) if "source_epoch" in d and d.get("date_source") not in undated_sources
-        else np.nan for d in docs], dtype=np.float64)
-    doc_type = np.array([type_code[str(d.get("doc_type"))] for d in docs], dtype=np.int16)
-    doc_cancelled = np.array([str(d.get("status", "")).upper() == "CANCELLED" for d in docs], dtype=bool)
-    doc_issued = np.array([_epoch_of(d.get("issued_date")) for d in docs], dtype=np.float64)
-    occ_doc, occ_start, occ_end = _occurrences(docs, doc_epoch, config, previous)   # sorted by document
+    n = len(docs)
+    doc_epoch, doc_type = np.empty(n, dtype=np.float64), np.empty(n, dtype=np.int16)
+    doc_cancelled, doc_issued = np.empty(n, dtype=bool), np.empty(n, dtype=np.float64)
+    fresh = np.arange(n)
+    if previous is not None:
+        old, was = previous
+        fresh, same = np.flatnonzero(was < 0), np.flatnonzero(was >= 0)
+        code_of_old = np.array([type_code.get(name, -1) for name in old.type_names], dtype=np.int16)
+        for mine, theirs in ((doc_epoch, old.doc_epoch), (doc_cancelled, old.doc_cancelled),
+                             (doc_issued, old.doc_issued)):
+            mine[same] = theirs[was[same]]
+        doc_type[same] = code_of_old[old.doc_type[was[same]]]
+    records = [docs[i] for i in fresh]
+    doc_epoch[fresh] = [float(d["source_epoch"]) if "source_epoch" in d and d.get("date_source") not in undated_sources
+                        else np.nan for d in records]
+    doc_type[fresh] = [type_code[str(d.get("doc_type"))] for d in records]
+    doc_cancelled[fresh] = [str(d.get("status", "")).upper() == "CANCELLED" for d in records]
+    doc_issued[fresh] = [_epoch_of(d.get("issued_date")) for d in records]
+    calendar = np.flatnonzero(doc_type == type_code["calendar_event"])
+    occ_doc, occ_start, occ_end = _occurrences(docs, calendar, doc_epoch, config, previous)   # sorted by document
     doc_chunk_order = np.lexsort((chunk_no, chunk_doc))
     doc_last_end = np.full(len(docs), -np.inf)
     np.maximum.at(doc_last_end, occ_doc, occ_end)
@@ -452,21 +465,23 @@ def _address(value: str) -> str:
     return value
 
 
-def _occurrences(docs: list[dict[str, Any]], doc_epoch: np.ndarray, config: Config,
+def _occurrences(docs: list[dict[str, Any]], calendar: np.ndarray, doc_epoch: np.ndarray, config: Config,
                  previous: tuple[QueryIndex, np.ndarray] | None = None
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Every occurrence of every calendar event as (document row, start, end) seconds. An
-    occurrence an override (RECURRENCE-ID) moved or cancelled belongs to the override.
-    `previous`: as for `document_arrays`."""
+    """Every occurrence of every dated calendar event (of rows `calendar`, ascending) as
+    (document row, start, end) seconds. An occurrence an override (RECURRENCE-ID) moved or
+    cancelled belongs to the override. `previous`: as for `document_arrays`."""
     rows, starts, ends = [], [], []
     overridden: dict[str, list[Any]] = {}
-    for doc in docs:
-        if doc.get("doc_type") == "calendar_event" and doc.get("uid") and doc.get("recurrence_id"):
+    for row in calendar.tolist():
+        doc = docs[row]
+        if doc.get("uid") and doc.get("recurrence_id"):
             slot = parse_iso(doc["recurrence_id"])
             if slot is not None:
                 overridden.setdefault(str(doc["uid"]), []).append(slot)
-    for row, doc in enumerate(docs):
-        if doc.get("doc_type") != "calendar_event" or np.isnan(doc_epoch[row]):
+    for row in calendar.tolist():
+        doc = docs[row]
+        if np.isnan(doc_epoch[row]):
             continue
         if previous is not None and previous[1][row] >= 0:
             old, was = previous[0], previous[1][row]
