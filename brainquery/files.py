@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import io
+import mmap
 import os
 import zipfile
 from pathlib import Path
@@ -111,7 +112,7 @@ def load_arrays(source: Path | io.BytesIO) -> dict[str, np.ndarray] | None:
         return None
 
 
-def _views(data: bytearray) -> dict[str, np.ndarray] | None:
+def _views(data: bytearray | mmap.mmap) -> dict[str, np.ndarray] | None:
     """The arrays of an uncompressed .npz as views into `data`, without copying them out
     (np.load copies every member: 2.3 s for an index of 100,000 chunks); a member stored
     any other way is read by np.load."""
@@ -176,15 +177,24 @@ class _ViewReader(io.RawIOBase):
         return n
 
 
-def read_verified(path: Path, expected_digest: str | None) -> bytearray | None:
+def read_verified(path: Path, expected_digest: str | None) -> bytearray | mmap.mmap | None:
+    """The file's bytes when their digest is the one expected, else None. On POSIX the file
+    is mapped, privately (copy on write), rather than read: a cold process maps a 400 MB
+    index instead of zeroing and filling a buffer of its own (0.5 s at 100,000 chunks), and
+    the page cache serves every reader. Writers replace cache files by renaming (never in
+    place), so a mapped file never changes under its readers."""
     if not expected_digest:
         return None
     try:
         with path.open("rb") as fh:
-            data = bytearray(os.fstat(fh.fileno()).st_size)
-            if fh.readinto(data) != len(data) or fh.read(1):
-                return None     # the file changed size while it was read
-    except OSError:
+            size = os.fstat(fh.fileno()).st_size
+            if os.name == "posix" and size:
+                data: bytearray | mmap.mmap = mmap.mmap(fh.fileno(), size, access=mmap.ACCESS_COPY)
+            else:
+                data = bytearray(size)
+                if fh.readinto(data) != len(data) or fh.read(1):
+                    return None     # the file changed size while it was read
+    except (OSError, ValueError):
         return None
     return data if digest(data) == expected_digest else None
 
