@@ -4,7 +4,9 @@
     python benchmarks/ingest_bench.py --emails 2000 --repeat 1
 
 Each run ingests into a fresh temporary store in a child process, so peak RSS is that
-run's alone. Medians over --repeat runs; the machine is shared, so read ratios, not
+run's alone. A second line says where the time went: Chroma writes, the embedding model's
+fit and its vectors, the query index (reading the store back, the chunk analysis, the
+entities, publishing, the rest) and what is left: reading, parsing and chunking. Medians over --repeat runs; the machine is shared, so read ratios, not
 absolutes.
 """
 from __future__ import annotations
@@ -26,14 +28,43 @@ REPO = Path(__file__).resolve().parent.parent
 CHILD = """
 import json, resource, sys, time
 from brainquery import Brain
+from brainquery.query import chunk_analysis, query_index
+from brainquery.storage import model_cache
+from brainquery.storage.embedding import DenseEmbedder
+from brainquery.storage.store import Store
+
+clocks = {}
+
+def timed(owner, name, key):
+    fn = getattr(owner, name)
+    def wrapper(*args, **kwargs):
+        start = time.perf_counter()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            clocks[key] = clocks.get(key, 0.0) + time.perf_counter() - start
+    setattr(owner, name, wrapper)
+
+# Where the time goes: the parts below are timed where they run (each once, none inside
+# another); what is left is reading, parsing and chunking the input.
+for owner, name, key in [(Store, "upsert", "chroma_write"), (Store, "update_embeddings", "chroma_write"),
+                         (model_cache, "first_fit", "embed_fit"), (DenseEmbedder, "transform", "embed"),
+                         (query_index, "_scan", "index_read"), (chunk_analysis, "analyse", "index_analysis"),
+                         (chunk_analysis, "entities", "index_entities"), (query_index, "publish", "index_publish")]:
+    timed(owner, name, key)
+timed(query_index, "refresh", "index")
 brain = Brain(sys.argv[1])
 start = time.perf_counter()
 summary = brain.ingest(sys.argv[2:], progress=False)
 seconds = time.perf_counter() - start
 statuses = summary.by_status()
+index = clocks.pop("index", 0.0)
+clocks["index_other"] = index - sum(v for k, v in clocks.items() if k.startswith("index_"))
+clocks["read_parse_chunk"] = seconds - index - sum(v for k, v in clocks.items() if not k.startswith("index_"))
 print(json.dumps({"seconds": seconds, "documents": statuses["ingested"],
                   "failed": statuses["failed"], "chunks": brain.store.count(),
-                  "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+                  "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                  "parts": clocks}))
 """
 
 SENDERS = ["Maple Grove Elementary <office@maplegrove.example>", "Coach Dana <dana@soccer.example>",
@@ -95,6 +126,9 @@ def report(name: str, paths: list[Path], repeat: int) -> None:
     print(f"{name:28} docs={docs:6d} chunks={runs[0]['chunks']:6d} failed={runs[0]['failed']:3d} "
           f"median={seconds:7.2f}s  {docs / seconds:8.1f} docs/s  "
           f"peak_rss={max(r['peak_rss_mb'] for r in runs):7.1f} MB  (runs={repeat})")
+    parts = sorted(runs[0]["parts"], key=lambda k: -runs[0]["parts"][k])
+    print(f"{'':28} where the time goes (median s): " + ", ".join(
+        f"{k} {statistics.median(r['parts'].get(k, 0.0) for r in runs):.2f}" for k in parts))
 
 
 def main() -> int:
