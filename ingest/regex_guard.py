@@ -43,14 +43,51 @@ def guarded(pattern: re.Pattern) -> re.Pattern:
         classes, nullable, costly = _first(items, bool(tree.state.flags & re.IGNORECASE))
     except (_Unknown, re.error, AttributeError, TypeError, ValueError):
         return pattern
-    if nullable or not costly or not classes or any(_broad(body) for _, body in classes):
+    try:
+        behind = _preceding(items, bool(tree.state.flags & re.IGNORECASE))
+    except (_Unknown, AttributeError, TypeError, ValueError):
+        behind = None
+    ahead = not (nullable or not costly or not classes or any(_broad(body) for _, body in classes))
+    behind = behind if behind and not any(_broad(body) for _, body in behind) else None
+    if not ahead and not behind:
         return pattern
     body = _LEADING_FLAGS.sub("", pattern.pattern)
-    lookahead = "(?=" + "|".join(_merged(classes)) + ")"
+    guard = ("(?<=" + "|".join(_merged(behind)) + ")" if behind else "") \
+        + ("(?=" + "|".join(_merged(classes)) + ")" if ahead else "")
     try:
-        return re.compile(f"{lookahead}(?:{body})", pattern.flags)
+        return re.compile(f"{guard}(?:{body})", pattern.flags)
     except re.error:
         return pattern
+
+
+def _preceding(items: list, ignorecase: bool) -> list[tuple[bool, str]] | None:
+    """The characters a match must follow, when the pattern opens with lookbehinds that
+    each end in a known character ("(?<=network: )|(?<=ssid )": a space), read past
+    lookaheads and anchors; None when that cannot be told. A guard of them skips, with
+    one class test, the positions where every lookbehind would be tried and fail."""
+    for op, av in items:
+        name = str(op)
+        if name in ("AT", "ASSERT_NOT") or (name == "ASSERT" and av[0] == 1):
+            continue                      # zero-width and no promise about what precedes
+        if name == "ASSERT":             # a lookbehind: its last item precedes the match
+            last = list(av[1])[-1:] if av[1] else []
+            if not last or str(last[0][0]) not in ("LITERAL", "IN"):
+                return None
+            return [_class(str(last[0][0]), last[0][1], ignorecase)]
+        if name == "SUBPATTERN":
+            _group, add, remove, sub = av
+            case = (ignorecase or bool(add & re.IGNORECASE)) and not (remove & re.IGNORECASE)
+            return _preceding(list(sub), case)
+        if name == "BRANCH":
+            found: list[tuple[bool, str]] = []
+            for branch in av[1]:
+                more = _preceding(list(branch), ignorecase)
+                if not more:
+                    return None
+                found += more
+            return found
+        return None                       # a consuming item: nothing is promised before it
+    return None
 
 
 def _first(items: list, ignorecase: bool) -> tuple[list[tuple[bool, str]], bool, bool]:

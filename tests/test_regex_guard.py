@@ -55,7 +55,14 @@ TRICKY = [
     (r"(?:\(\d{3}\) ?|\b\d{3}[ .-])\d{3}[ .-]\d{4}\b|\+\d{1,3} \d{3}", "(555) 123-4567 or +44 207 or 555.123.4567"),
     (r"[^\W\d_]+-\d+|x?\d+", "abc-12 x34 56"),
     (r"(?i)(?-i:A)b|c", "Ab AB ab cC"),
+    (r"(?i:(?<=network: )|(?<=ssid )|(?<=called \"))(?=[\w-]*\d)[A-Za-z][\w-]*",
+     'Network: Tranan-5G, SSID ab12, called "Fritz7590", network:Home2 and Called x1'),
+    (r"(?:(?<=a)|(?<=B))\d+|(?<=[xy])z", "a12 B3 b4 A5 xz yz zz"),
 ]
+
+
+def test_a_span_pattern_opening_with_lookbehinds_gets_a_guard_on_what_precedes():
+    assert CONFIGURED["network"].pattern.startswith("(?<=")
 
 
 @pytest.mark.parametrize("written,text", TRICKY)
