@@ -15,7 +15,7 @@ read from Chroma (their texts, metadata and the vectors the fitted model gave th
   their new versions added; every word's capitalised and total counts are kept in the
   writer file, so a name's capitalised share is a rebuild's;
 - dates and calendar occurrences: kept for documents whose record and series did not
-  change, derived again for the others (an override moves its whole series');
+  change, derived again for the others (an override moves its whole series);
 - removed documents' rows are dropped (compacted at once: for numpy arrays it costs far
   less than carrying tombstones through every scorer);
 - every row is put back in chunk-id order, so the arrays are laid out as a rebuild lays
@@ -182,9 +182,14 @@ def update(store: Store, config: Config, old: qi.QueryIndex, changes: ChangeLog)
     doc_arrays = qi.document_arrays(docs, chunk_doc, chunk_no, config,
                                     (old, _unchanged(np.asarray(was, dtype=np.int64), old, touched_docs, docs, metas)))
 
+    # Each old row's new row (-1: removed): small enough to map millions of stored pairs
+    # and postings in one pass.
+    row_map = np.full(old.n_chunks, -1, dtype=np.int32)
+    row_map[kept] = final_of[:len(kept)]
     lengths = np.fromiter(map(len, analysis.tokens), dtype=np.int64, count=len(analysis.tokens))
-    bm25 = _bm25(old, kept, final_of, analysis.tokens, np.concatenate([old.bm25.doc_len_[kept], lengths])[perm])
-    graph, postings = _graph(old, writer, live, kept, final_of, analysis.words, chunk_doc, groups, config)
+    bm25 = old.bm25.updated(row_map, new_final, analysis.tokens,
+                            np.concatenate([old.bm25.doc_len_[kept], lengths])[perm])
+    graph, postings = _graph(old, writer, row_map, new_final, analysis.words, chunk_doc, groups, config)
     caps, total = Counter(writer.caps), Counter(writer.total)
     entities = _entities(old, old_doc_id, touched_docs, chunk_texts, docs, doc_rows, doc_arrays, config, caps, total)
     dense = old.dense
@@ -209,21 +214,12 @@ def _unchanged(was: np.ndarray, old: qi.QueryIndex, touched_docs: set[str], docs
     return was
 
 
-def _bm25(old: qi.QueryIndex, kept: np.ndarray, final_of: np.ndarray, tokens: list[list[str]], doc_len: np.ndarray):
-    new_row_of_old = np.full(old.n_chunks, -1, dtype=np.int64)
-    new_row_of_old[kept] = final_of[:len(kept)]
-    return old.bm25.updated(new_row_of_old, final_of[len(kept):], tokens, doc_len)
-
-
-def _graph(old: qi.QueryIndex, writer: WriterState, live: np.ndarray, kept: np.ndarray, final_of: np.ndarray,
+def _graph(old: qi.QueryIndex, writer: WriterState, row_map: np.ndarray, new_final: np.ndarray,
            words: list[list[str]], chunk_doc: np.ndarray, groups: list[str], config: Config):
+    """`row_map`: each old row's new row (-1: removed); `new_final`: the new chunks' rows."""
     from scipy import sparse
 
-    n = len(final_of)
-    # Each old row's new row (-1: removed), small enough to map 14 million postings in one
-    # pass at 100,000 chunks.
-    row_map = np.full(old.n_chunks, -1, dtype=np.int32)
-    row_map[kept] = final_of[:len(kept)]
+    n = len(chunk_doc)
     # Old pairs stay grouped by hash when rows are renumbered; new ones are inserted in
     # place (an insert is one pass; re-sorting the whole list would cost a sort).
     old_hash, old_row = writer.shingle_hash, row_map[writer.shingle_row]
@@ -231,8 +227,8 @@ def _graph(old: qi.QueryIndex, writer: WriterState, live: np.ndarray, kept: np.n
     gone_hash = old_hash[removed]
     if gone_hash.size:
         old_hash, old_row = old_hash[~removed], old_row[~removed]
-    new_hash, new_row = shingle_postings(words, config.graph.shingle_size, first_row=len(kept))
-    new_row = final_of[new_row].astype(np.int32)
+    new_hash, new_row = shingle_postings(words, config.graph.shingle_size)
+    new_row = new_final[new_row].astype(np.int32)
     at = np.searchsorted(old_hash, new_hash, side="right")
     hashes, rows = np.insert(old_hash, at, new_hash), np.insert(old_row, at, new_row)
     fresh = EvidenceGraph(config.graph)
@@ -241,7 +237,7 @@ def _graph(old: qi.QueryIndex, writer: WriterState, live: np.ndarray, kept: np.n
     # crossed the frequency limit (its set, so its Jaccards, changed); the others' edges
     # are those of the old graph.
     redo = np.zeros(n, dtype=bool)
-    redo[final_of[len(kept):]] = True
+    redo[new_final] = True
     redo[rows[_crossed(writer.shingle_hash, fresh.limit(old.n_chunks), hashes, limit,
                        np.concatenate([new_hash, gone_hash]))]] = True
     i, j, jac = new_edges(hashes, rows, n, redo, chunk_doc, limit, config.graph.theta)
