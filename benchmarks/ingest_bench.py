@@ -6,8 +6,8 @@
 Each run ingests into a fresh temporary store in a child process, so peak RSS is that
 run's alone. A second line says where the time went: Chroma writes, the embedding model's
 fit and its vectors, the query index (reading the store back, the chunk analysis, the
-entities, publishing, the rest) and what is left: reading, parsing and chunking. Medians over --repeat runs; the machine is shared, so read ratios, not
-absolutes.
+entities, publishing, the rest) and what is left: reading, parsing and chunking. Medians
+over --repeat runs; the machine is shared, so read ratios, not absolutes.
 """
 from __future__ import annotations
 

@@ -9,7 +9,9 @@ letter or a space that none of a phone number's or date's branches can open with
 `guarded` reads which characters a match can begin with from the pattern's parse and puts
 them in front as a lookahead ("(?=[(+\\d])" for a phone number): the matches are the
 same, found several times faster. A pattern whose first character cannot be told (".",
-a backreference, a pattern that matches the empty string) is returned as it is.
+a backreference, a pattern that matches the empty string) is returned as it is. A pattern
+that opens with lookbehinds ("(?<=network: )|(?<=ssid )") also gets a lookbehind of the
+characters a match must follow ("(?<=[ ])"), which fails at most positions in one test.
 """
 from __future__ import annotations
 
@@ -31,8 +33,9 @@ class _Unknown(Exception):
 
 
 def guarded(pattern: re.Pattern) -> re.Pattern:
-    """`pattern` with a lookahead naming the characters a match can begin with; the same
-    matches, spans and groups. Unchanged when those characters cannot be told."""
+    """`pattern` with a lookahead naming the characters a match can begin with (and a
+    lookbehind of those it must follow, when it opens with lookbehinds); the same matches,
+    spans and groups. Unchanged when those characters cannot be told."""
     if _parser is None or not isinstance(pattern.pattern, str):
         return pattern
     try:

@@ -306,8 +306,8 @@ def document_arrays(docs: list[dict[str, Any]], chunk_doc: np.ndarray, chunk_no:
     """What the index derives from the document records alone (dates, types, calendar
     occurrences) and the chunk-to-document map. `previous`: an index and each document's
     row in it, -1 for a document whose record or whose series changed (index_update.py);
-    the others' fields and occurrences are taken from it, not derived again (at 100,000
-    documents that costs more than the rest of an update of one email)."""
+    the others' fields and occurrences are taken from it, not derived again (0.4 s at
+    100,000 documents, most of it expanding calendar recurrences)."""
     type_names = tuple(DOC_TYPES) + tuple(sorted({str(d.get("doc_type")) for d in docs} - set(DOC_TYPES)))
     type_code = {name: code for code, name in enumerate(type_names)}
     undated_sources = set(config.scoring.undated_date_sources)
