@@ -14,6 +14,7 @@ import io
 import mmap
 import os
 import zipfile
+from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any, Iterator
 
@@ -247,3 +248,66 @@ def from_json_array(array: np.ndarray) -> Any:
     if array.dtype != np.uint8 or array.ndim != 1:
         raise ValueError("expected a JSON text array")
     return json.loads(array.tobytes())
+
+
+def record_arrays(records: Sequence[dict[str, Any]]) -> tuple[np.ndarray, np.ndarray]:
+    """Records as the UTF-8 text of one JSON array (what `json_array` writes, byte for byte)
+    and the byte offset where each record ends, so a reader can decode one record alone."""
+    import json
+
+    if isinstance(records, JsonRecords):
+        return records.buffer, records.ends
+    pieces = [json.dumps(r, ensure_ascii=False).encode("utf-8") for r in records]
+    ends = 1 + np.cumsum(np.fromiter(map(len, pieces), dtype=np.int64, count=len(pieces))) \
+        + 2 * np.arange(len(pieces), dtype=np.int64)
+    return np.frombuffer(b"[" + b", ".join(pieces) + b"]", dtype=np.uint8), ends
+
+
+class JsonRecords(Sequence):
+    """The records of a JSON array text (`record_arrays`), each decoded when first read: a
+    reader that looks at a few hundred documents of 100,000 neither decodes the rest (0.4 s)
+    nor keeps them as Python objects (135 MB). Iterating over all of them decodes the
+    whole array at once, as a list would have been."""
+
+    def __init__(self, buffer: np.ndarray, ends: np.ndarray):
+        if buffer.dtype != np.uint8 or buffer.ndim != 1 or ends.ndim != 1 or ends.dtype.kind not in "iu":
+            raise ValueError("expected a JSON text array and its record ends")
+        starts = np.r_[1, ends[:-1] + 2].astype(np.int64) if len(ends) else np.zeros(0, np.int64)
+        if len(buffer) < 2 or buffer[0] != ord("[") or buffer[-1] != ord("]") \
+                or np.any(ends <= starts) or (len(ends) and ends[-1] != len(buffer) - 1):
+            raise ValueError("record ends do not fit the JSON text")
+        self.buffer, self.ends, self._starts = buffer, ends, starts.tolist()
+        self._ends = ends.tolist()
+        self._decoded: dict[int, dict[str, Any]] = {}
+        self._all: list[dict[str, Any]] | None = None
+
+    def __len__(self) -> int:
+        return len(self._ends)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        if self._all is not None:
+            return self._all[i]
+        i = range(len(self))[i]     # negative indices; an IndexError past the end
+        record = self._decoded.get(i)
+        if record is None:
+            import json
+
+            record = self._decoded[i] = json.loads(self.buffer[self._starts[i]:self._ends[i]].tobytes())
+            if not isinstance(record, dict):
+                raise ValueError(f"record {i} is not a JSON object")
+        return record
+
+    def __iter__(self):
+        if self._all is None:
+            everything = from_json_array(self.buffer)
+            # Records already handed out stay the objects their readers hold.
+            self._all = [self._decoded.get(i, record) for i, record in enumerate(everything)]
+            self._decoded = {}
+        return iter(self._all)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Sequence) and not isinstance(other, (str, bytes)) and list(self) == list(other)
+
+    __hash__ = None  # type: ignore[assignment]

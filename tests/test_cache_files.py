@@ -9,7 +9,8 @@ import zipfile
 import numpy as np
 import pytest
 
-from brainquery.files import read_arrays, text_arrays, texts_from_arrays, write_arrays
+from brainquery.files import (JsonRecords, json_array, read_arrays, record_arrays, text_arrays, texts_from_arrays,
+                              write_arrays)
 
 ARRAYS = {
     "ints": np.arange(10),
@@ -82,3 +83,33 @@ def test_text_offsets_that_do_not_fit_are_refused():
         texts_from_arrays(buffer, ends[::-1].copy())
     with pytest.raises(ValueError):
         texts_from_arrays(buffer.astype(np.int32), ends)
+
+
+RECORDS = [[], [{}], [{"doc_id": "a", "title": "Zoë's \"piano\", 4:30"}, {"n": 1, "x": None, "list": [1, 2]}, {}],
+           [{"title": "ünïcödé ✓", "source": "mail/2026-11-16.eml"}] * 3]
+
+
+@pytest.mark.parametrize("records", RECORDS)
+def test_records_are_the_json_array_text_and_decode_one_by_one(records):
+    """The records' text is what a JSON array of them always was, byte for byte (an older
+    reader parses it whole); each is decoded alone, on first reading."""
+    buffer, ends = record_arrays(records)
+    assert buffer.tobytes() == json_array(records).tobytes()
+    lazy = JsonRecords(buffer, ends)
+    assert len(lazy) == len(records)
+    assert [lazy[i] for i in range(len(records))] == records
+    assert list(reversed(lazy)) == list(reversed(records)) and lazy[1:] == records[1:]
+    assert lazy == records and list(JsonRecords(buffer, ends)) == records
+
+
+def test_a_record_read_before_all_are_decoded_stays_the_same_object():
+    lazy = JsonRecords(*record_arrays([{"a": 1}, {"b": 2}]))
+    first = lazy[0]
+    assert list(lazy)[0] is first
+
+
+@pytest.mark.parametrize("ends", [[3, 2], [5], [4, 9, 20]])
+def test_record_ends_that_do_not_fit_are_refused(ends):
+    buffer, _ = record_arrays([{"a": 1}, {"b": 2}])
+    with pytest.raises(ValueError):
+        JsonRecords(buffer, np.asarray(ends, dtype=np.int64))

@@ -25,6 +25,7 @@ import pytest
 
 from brainquery import Brain
 from brainquery.config import load_config
+from brainquery.files import JsonRecords
 from brainquery.query import query_index
 from brainquery.query.ask import Asker
 
@@ -33,7 +34,7 @@ from conftest import FIXTURES, INGEST_NOW
 CORPUS = FIXTURES / "corpus"
 TOP_K = 10
 # Per-chunk and per-document arrays a rebuild and an update must agree on bit for bit.
-EXACT = ("chunk_doc", "chunk_no", "embeddings", "doc_epoch", "doc_type", "doc_cancelled", "occ_doc",
+EXACT = ("chunk_doc", "chunk_no", "embeddings", "doc_epoch", "doc_type", "doc_cancelled", "doc_source", "occ_doc",
          "occ_start", "occ_end", "chunk_kinds", "doc_chunk_order", "doc_chunk_ptr", "occ_ptr", "doc_last_end")
 UPDATED = "query index updated"
 
@@ -317,3 +318,17 @@ def test_an_override_in_a_later_ingest_moves_its_series_occurrences(tmp_path, ca
         brain.ingest([folder], now=INGEST_NOW)
         _assert_same_index(brain._answerer().index, query_index.build(brain.store, config))
     assert sum(r.getMessage().startswith(UPDATED) for r in caplog.records) == 2
+
+
+def test_a_reader_decodes_only_the_document_records_it_reads(three_steps):
+    """A new process answering a question decodes the records of the documents it looks
+    at, not every one (issue 14: a cold process maps the index rather than loads it); a
+    writer reading the same file gets them all, decoded at once."""
+    brain, config, _ = three_steps
+    reader = Brain(brain.store.location, config=config)
+    reader.ask("what size is our furnace filter?", now=datetime.fromisoformat("2026-11-20T12:00:00+00:00"))
+    docs = reader._answerer().index.docs
+    assert isinstance(docs, JsonRecords)
+    assert 0 < len(docs._decoded) < len(docs) and docs._all is None
+    written = query_index.published(brain.store, config)
+    assert isinstance(written.docs, list) and written.docs == docs

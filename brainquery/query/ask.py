@@ -147,7 +147,8 @@ class Asker:
         self.analyzer = reuse_analyzer(dense.analyzer_ if dense is not None else None, config.text)
         self.router = router or load_router(config.router)
         # The calendar's occurrences, one reading for the answers and the time scorer.
-        self._series = Series(index.docs, index.doc_epoch, config.events)
+        self._series = Series(index.docs, index.doc_epoch, config.events,
+                              np.flatnonzero(index.doc_type == index.type_names.index("calendar_event")).tolist())
         self.ranker = Ranker(index, config, self._series)
         # (Who a letter is written to: a letter to a group names everyone in it.)
         self._coverage = next((s for s in self.ranker.scorers if s.name == "coverage"), None)
@@ -575,9 +576,7 @@ class Asker:
         """Per chunk row, a number for the file its document came from (the events of one
         calendar feed share theirs; the messages of an mbox each have their own)."""
         if self._sources is None:
-            files = [str(d.get("source", "")) for d in self.index.docs]
-            _, per_doc = np.unique(np.array(files, dtype=object), return_inverse=True)
-            self._sources = per_doc.astype(np.int64)[self.index.chunk_doc]
+            self._sources = self.index.doc_source[self.index.chunk_doc]
         return self._sources
 
     def _aside(self, question: str, ignore: set[str]) -> set[str]:

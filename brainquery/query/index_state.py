@@ -25,7 +25,7 @@ ROUTER_FILE = "router.npz"
 ROUTER_DIGEST_KEY = "router_digest"
 DIRTY = "dirty"
 LAST_INGEST_FILE = "last_ingest.json"   # beside the index: the latest ingest's summary
-FORMAT = 22  # 22: a day written "13. November", Swedish, Afrikaans and Polish months are dates; 21: when a calendar entry was written (doc_issued); 20: names keyed without accents ("Zoé" is "zoe"), dates in other languages are date spans; 19: ... or different first names; 18: one document's mentions with different surnames are different entities; 17: "welcome" is no name; 16: no acronym is a surname; 15: first names before a surname; 14: a field label before a name describes it; 13: a name's capitals counted where it stands alone; 6: a message's sender names join its words for BM25; 7-8: calendar fields; 9: entities; 10: surnames, senders; 11: what an ingest knows of a document; 12: chunk texts as one buffer
+FORMAT = 23  # 23: each document record's end (doc_ends), so a reader decodes the records it reads; 22: a day written "13. November", Swedish, Afrikaans and Polish months are dates; 21: when a calendar entry was written (doc_issued); 20: names keyed without accents ("Zoé" is "zoe"), dates in other languages are date spans; 19: ... or different first names; 18: one document's mentions with different surnames are different entities; 17: "welcome" is no name; 16: no acronym is a surname; 15: first names before a surname; 14: a field label before a name describes it; 13: a name's capitals counted where it stands alone; 6: a message's sender names join its words for BM25; 7-8: calendar fields; 9: entities; 10: surnames, senders; 11: what an ingest knows of a document; 12: chunk texts as one buffer
 
 
 def _file_digest(name: str) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import collections
 import dataclasses
 import re
+from collections.abc import Sequence
 from datetime import date, datetime, timedelta, timezone, tzinfo
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -73,11 +74,15 @@ class EventAnswer:
 class Series:
     """The calendar series of the index's documents, found by UID."""
 
-    def __init__(self, docs: list[dict[str, Any]], doc_epoch, cfg: EventsSection):
+    def __init__(self, docs: Sequence[dict[str, Any]], doc_epoch, cfg: EventsSection,
+                 calendar: Sequence[int] | None = None):
+        """`calendar`: the rows of the calendar events, when the caller knows them (the
+        others' records need not be read)."""
         self.docs, self.doc_epoch, self.cfg = docs, doc_epoch, cfg
         self._by_uid: dict[str, list[int]] = {}
         zones: collections.Counter[str] = collections.Counter()
-        for row, doc in enumerate(docs):
+        rows = enumerate(docs) if calendar is None else ((row, docs[row]) for row in calendar)
+        for row, doc in rows:
             if doc.get("doc_type") == "calendar_event" and doc.get("uid"):
                 self._by_uid.setdefault(str(doc["uid"]), []).append(row)
             if doc.get("doc_type") == "calendar_event" and _valid_zone(doc.get("tzid")):

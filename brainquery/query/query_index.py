@@ -52,7 +52,8 @@ from .index_state import (DIGEST_KEY, DIRTY, FORMAT, GENERATION_KEY, INDEX_FILE,
                           ROUTER_DIGEST_KEY, ROUTER_FILE, STATE_KEY, generation)
 from .index_state import config_key as _config_key
 from .router import Router, TextModel, load_router
-from ..files import from_json_array, json_array, read_arrays, text_arrays, texts_from_arrays, write_arrays
+from ..files import (JsonRecords, from_json_array, json_array, read_arrays, record_arrays, text_arrays,
+                     texts_from_arrays, write_arrays)
 from ..storage.store import Store
 
 log = logging.getLogger(__name__)
@@ -87,6 +88,7 @@ class QueryIndex:
     doc_type: np.ndarray           # int16 code into type_names
     doc_cancelled: np.ndarray      # bool: a cancelled calendar event
     doc_issued: np.ndarray         # float64 seconds: when a calendar entry was written (NaN: unknown)
+    doc_source: np.ndarray         # int64: a number for the file each document came from
     type_names: tuple[str, ...]
     occ_doc: np.ndarray            # int32: calendar occurrences (document row ...
     occ_start: np.ndarray          # ... start and end, float64 seconds)
@@ -172,7 +174,7 @@ def published(store: Store, config: Config) -> QueryIndex | None:
     state = store.state()
     if state.get(STATE_KEY) in (None, DIRTY):
         return None
-    index = load(store.cache_dir / INDEX_FILE, config, state.get(DIGEST_KEY))
+    index = load(store.cache_dir / INDEX_FILE, config, state.get(DIGEST_KEY), lazy=False)
     return index if index is not None and index.fingerprint == state.get(STATE_KEY) else None
 
 
@@ -207,7 +209,7 @@ def refresh(store: Store, config: Config, previous: str | None, changes, known: 
 
         old = known if known is not None and known.fingerprint == previous else None
         if old is None:
-            old = load(store.cache_dir / INDEX_FILE, config, store.state().get(DIGEST_KEY))
+            old = load(store.cache_dir / INDEX_FILE, config, store.state().get(DIGEST_KEY), lazy=False)
             old = old if old is not None and old.fingerprint == previous else None
         if old is not None and old.writer is None:
             old.writer = load_writer(store, old)
@@ -334,7 +336,12 @@ def document_arrays(docs: list[dict[str, Any]], chunk_doc: np.ndarray, chunk_no:
     doc_chunk_order = np.lexsort((chunk_no, chunk_doc))
     doc_last_end = np.full(len(docs), -np.inf)
     np.maximum.at(doc_last_end, occ_doc, occ_end)
+    # The events of one calendar feed share their file; the messages of an mbox each have
+    # their own source. Numbered here so a question never reads every record for it.
+    doc_source = np.unique(np.array([str(d.get("source", "")) for d in docs], dtype=object),
+                           return_inverse=True)[1].astype(np.int64).reshape(len(docs))
     return dict(doc_epoch=doc_epoch, doc_type=doc_type, doc_cancelled=doc_cancelled, doc_issued=doc_issued,
+                doc_source=doc_source,
                 type_names=type_names,
                 occ_doc=occ_doc, occ_start=occ_start, occ_end=occ_end, doc_chunk_order=doc_chunk_order,
                 doc_chunk_ptr=_pointers(chunk_doc[doc_chunk_order], len(docs)),
@@ -568,7 +575,7 @@ def _fingerprint(ids: list[str], hashes: list[str], dense: DenseEmbedder | None,
 
 
 # ---- the cache file: arrays and JSON text, never a pickle ----------------------------------
-_ARRAYS = ("chunk_doc", "chunk_no", "embeddings", "doc_epoch", "doc_type", "doc_cancelled", "doc_issued",
+_ARRAYS = ("chunk_doc", "chunk_no", "embeddings", "doc_epoch", "doc_type", "doc_cancelled", "doc_issued", "doc_source",
            "occ_doc", "occ_start", "occ_end", "chunk_kinds", "doc_chunk_order", "doc_chunk_ptr",
            "occ_ptr", "doc_last_end")
 _PARTS = (("bm25.", SparseBM25, "bm25"), ("graph.", EvidenceGraph, "graph"),
@@ -579,9 +586,10 @@ def to_arrays(index: QueryIndex, config: Config) -> dict[str, np.ndarray]:
     out = {"format": np.array(_FORMAT), "config": np.array(_config_key(config)),
            "fingerprint": np.array(index.fingerprint),
            "chunk_ids": json_array(list(index.chunk_ids)),
-           "docs": json_array(index.docs), "type_names": json_array(index.type_names),
+           "type_names": json_array(index.type_names),
            "kind_names": json_array(index.kind_names)}
     out["chunk_texts"], out["chunk_text_ends"] = text_arrays(index.chunk_texts)
+    out["docs"], out["doc_ends"] = record_arrays(index.docs)
     out.update({f"entities.{k}": v for k, v in index.entities.to_arrays().items()})
     out.update({name: getattr(index, name) for name in _ARRAYS})
     for prefix, _cls, attr in _PARTS:
@@ -591,20 +599,22 @@ def to_arrays(index: QueryIndex, config: Config) -> dict[str, np.ndarray]:
     return out
 
 
-def load(path: Path, config: Config, expected_digest: str | None) -> QueryIndex | None:
+def load(path: Path, config: Config, expected_digest: str | None, lazy: bool = True) -> QueryIndex | None:
     """The cached index if `path` is the file the store published (its digest) and its
-    arrays fit together; None means rebuild."""
+    arrays fit together; None means rebuild. `lazy`: the document records are decoded as
+    they are read (a reader's questions look at a few); a writer, which reads every one,
+    has them decoded at once."""
     arrays = read_arrays(path, expected_digest)
     if arrays is None:
         return None
     try:
-        return from_arrays(arrays, config)
+        return from_arrays(arrays, config, lazy)
     except (KeyError, ValueError, TypeError, IndexError) as err:
         log.info("query index cache unreadable (%s); rebuilding", err)
         return None
 
 
-def from_arrays(arrays: dict[str, np.ndarray], config: Config) -> QueryIndex | None:
+def from_arrays(arrays: dict[str, np.ndarray], config: Config, lazy: bool = True) -> QueryIndex | None:
     if int(arrays["format"]) != _FORMAT or str(arrays["config"]) != _config_key(config):
         return None
     parts = {}
@@ -618,7 +628,7 @@ def from_arrays(arrays: dict[str, np.ndarray], config: Config) -> QueryIndex | N
         return None
     index = QueryIndex(
         fingerprint=str(arrays["fingerprint"]), chunk_ids=np.asarray(chunk_ids, dtype=object),
-        chunk_texts=texts_from_arrays(arrays["chunk_texts"], arrays["chunk_text_ends"]), docs=from_json_array(arrays["docs"]),
+        chunk_texts=texts_from_arrays(arrays["chunk_texts"], arrays["chunk_text_ends"]), docs=JsonRecords(arrays["docs"], arrays["doc_ends"]) if lazy else from_json_array(arrays["docs"]),
         type_names=tuple(from_json_array(arrays["type_names"])),
         kind_names=tuple(from_json_array(arrays["kind_names"])),
         entities=EntityIndex.from_arrays({k[len("entities."):]: v for k, v in arrays.items()
@@ -632,7 +642,8 @@ def _consistent(ix: QueryIndex, config: Config) -> bool:
     format but the wrong shape is rebuilt, not indexed into)?"""
     n, m, n_occ = len(ix.chunk_ids), len(ix.docs), len(ix.occ_doc)
     shapes = {"chunk_doc": (n,), "chunk_no": (n,), "embeddings": (n, config.embedding.dims),
-              "doc_epoch": (m,), "doc_type": (m,), "doc_cancelled": (m,), "doc_issued": (m,), "occ_start": (n_occ,),
+              "doc_epoch": (m,), "doc_type": (m,), "doc_cancelled": (m,), "doc_issued": (m,), "doc_source": (m,),
+              "occ_start": (n_occ,),
               "occ_end": (n_occ,), "chunk_kinds": (n, len(ix.kind_names)),
               "doc_chunk_order": (n,), "doc_chunk_ptr": (m + 1,), "occ_ptr": (m + 1,),
               "doc_last_end": (m,)}
@@ -640,9 +651,10 @@ def _consistent(ix: QueryIndex, config: Config) -> bool:
         return False
     if not all(isinstance(x, str) for x in ix.chunk_ids) or len(ix.chunk_texts) != n \
             or not all(isinstance(t, str) for t in ix.chunk_texts) \
-            or not all(isinstance(d, dict) for d in ix.docs):
+            or not (isinstance(ix.docs, JsonRecords) or all(isinstance(d, dict) for d in ix.docs)):
         return False
-    for name, bound in (("chunk_doc", m), ("occ_doc", m), ("doc_chunk_order", n), ("doc_type", len(ix.type_names))):
+    for name, bound in (("chunk_doc", m), ("occ_doc", m), ("doc_chunk_order", n), ("doc_type", len(ix.type_names)),
+                        ("doc_source", m)):
         values = getattr(ix, name)
         if values.dtype.kind not in "iu" or (values.size and not 0 <= values.min() <= values.max() < bound):
             return False
