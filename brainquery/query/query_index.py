@@ -628,7 +628,8 @@ def from_arrays(arrays: dict[str, np.ndarray], config: Config, lazy: bool = True
         return None
     index = QueryIndex(
         fingerprint=str(arrays["fingerprint"]), chunk_ids=np.asarray(chunk_ids, dtype=object),
-        chunk_texts=texts_from_arrays(arrays["chunk_texts"], arrays["chunk_text_ends"]), docs=JsonRecords(arrays["docs"], arrays["doc_ends"]) if lazy else from_json_array(arrays["docs"]),
+        chunk_texts=texts_from_arrays(arrays["chunk_texts"], arrays["chunk_text_ends"]),
+        docs=JsonRecords(arrays["docs"], arrays["doc_ends"]) if lazy else from_json_array(arrays["docs"]),
         type_names=tuple(from_json_array(arrays["type_names"])),
         kind_names=tuple(from_json_array(arrays["kind_names"])),
         entities=EntityIndex.from_arrays({k[len("entities."):]: v for k, v in arrays.items()
