@@ -103,25 +103,27 @@ def child_generate(store_dir: str, n: int, seed: int) -> dict:
     return {"n_chunks": store.count(), "generate_s": time.perf_counter() - start}
 
 
+def _timed(clocks: dict[str, float], name: str, fn):
+    """`fn`, adding the seconds of every call to clocks[name]."""
+    def wrapper(*args, **kwargs):
+        start = time.perf_counter()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            clocks[name] = clocks.get(name, 0.0) + time.perf_counter() - start
+    return wrapper
+
+
 def child_build(store_dir: str) -> dict:
     from brainquery.config import load_config
     from brainquery.query import query_index
-    from brainquery.storage.store import Store
-
     from brainquery.storage import model_cache
+    from brainquery.storage.store import Store
 
     config = load_config()
     store = Store(store_dir, config.store)
-    refit = model_cache.refit_from_store
     clocks = {"refit_s": 0.0}
-
-    def timed_refit(*args, **kwargs):
-        begun = time.perf_counter()
-        try:
-            return refit(*args, **kwargs)
-        finally:
-            clocks["refit_s"] += time.perf_counter() - begun
-    model_cache.refit_from_store = timed_refit
+    model_cache.refit_from_store = _timed(clocks, "refit_s", model_cache.refit_from_store)
     start = time.perf_counter()
     with store.writer():
         index = query_index.rebuild(store, config)
@@ -136,20 +138,10 @@ def child_ingest(store_dir: str, folder: str) -> dict:
     from brainquery.query import index_update, query_index
 
     clocks: dict[str, float] = {}
-
-    def timed(name, fn):
-        def wrapper(*args, **kwargs):
-            start = time.perf_counter()
-            try:
-                return fn(*args, **kwargs)
-            finally:
-                clocks[name] = clocks.get(name, 0.0) + time.perf_counter() - start
-        return wrapper
-
-    query_index.refresh = timed("index_s", query_index.refresh)
-    index_update.update = timed("update_s", index_update.update)
-    query_index.rebuild = timed("rebuild_s", query_index.rebuild)
-    query_index.publish = timed("publish_s", query_index.publish)
+    query_index.refresh = _timed(clocks, "index_s", query_index.refresh)
+    index_update.update = _timed(clocks, "update_s", index_update.update)
+    query_index.rebuild = _timed(clocks, "rebuild_s", query_index.rebuild)
+    query_index.publish = _timed(clocks, "publish_s", query_index.publish)
     start = time.perf_counter()
     brain = Brain(store_dir)
     summary = brain.ingest([folder], now=NOW)
