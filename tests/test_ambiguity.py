@@ -175,6 +175,25 @@ TOLD_APART = {
         _mail("Kirsty Whitlock <kirsty@example.net>", "Dog sitting", 3,
               "Biscuit (our labrador) needs a walk on Friday at 7 am."),
     ], "Biscuit", False),
+    "an initial is the surname it opens": ([
+        _mail("Claire Novak <claire@example.org>", "House info", 2,
+              "Cleaner: Ola N., every other Friday 9-13, cash on the kitchen table."),
+        _mail("Ola Nowak <ola.nowak@example.net>", "Friday", 3,
+              "Ola Nowak here: I can come on Friday at 9 as usual."),
+    ], "Ola", False),
+    "an ampersand lists two names and gives neither a surname": ([
+        _mail("Westville Dental <desk@westvilledental.example>", "Appointments", 2,
+              "Kiara & Ruan - dentist on Friday at 3 pm."),
+        _mail("Smile Studio <hello@smilestudio.example>", "Appointment confirmation", 3,
+              "Kiara Botha is booked on Friday at 3 pm for a check-up."),
+    ], "Kiara", False),
+    "a transcript's last turn says nothing of the next speaker": ([
+        _mail("Caroline <caroline@example.net>", "Chat 13", 2,
+              "Caroline: I used to ride with my dad. [photo: a photo of a horse]\n"
+              "Melanie: Wow, lovely! We go camping on Friday at 9 am."),
+        _mail("Caroline <caroline@example.net>", "Chat 14", 3,
+              "Caroline: my sister Melanie is coming on Friday at 9 am, so no camping."),
+    ], "Melanie", False),
     "a title's capitals are no surname": ([
         _mail("Cedar Ridge Stables <office@cedarridge.example>", "Lucy Riding Lessons", 2,
               "Lucy's riding lesson moves to Friday at 9 am; riding helmets are provided."),
@@ -193,6 +212,45 @@ def test_what_tells_two_entities_apart(case, tmp_path):
     brain.ingest([tmp_path], now=NOW)
     result = brain.ask(f"What time is {name}'s thing on Friday?", now=NOW).to_dict()
     assert (result["answer_kind"] == "ambiguous") is two, result["answer"]
+
+
+@pytest.mark.parametrize("text, name, said, not_said", [
+    # Spoken to, not described: the son is Melanie's, not Melanie.
+    ("Caroline: Glad your son is okay, Melanie. Life's unpredictable.", "melanie", set(), {"kinship:son"}),
+    # An apposition right before the name does describe it.
+    ("We adopted a cat, Maggie, from the shelter.", "maggie", {"species:cat"}, set()),
+    # A speaker's label: the photo above it is the last turn's.
+    ("Caroline: I love horses! [photo: a photo of a horse]\nMelanie: Wow.", "melanie", set(), {"species:horse"}),
+    ("Kiara & Ruan - dentist on Friday", "kiara", {"roles:dentist"}, {"s:ruan"}),
+])
+def test_what_the_words_around_a_name_say_of_it(text, name, said, not_said):
+    from brainquery.query.entities import EntityExtractor
+    from brainquery.textproc import Analyzer
+
+    config = load_config()
+    found = EntityExtractor(config.ambiguity, Analyzer(config.text).stopwords).document(text, {"doc_type": "email"})
+    descriptors = set().union(*found[name])
+    assert said <= descriptors and not (not_said & descriptors), descriptors
+
+
+def test_a_shared_list_speaks_for_each_name_only_in_its_own_line(tmp_path):
+    # The contacts note names both Olas; only the cleaner's line says "clean".
+    (tmp_path / "contacts.eml").write_text(_mail(
+        "Claire Novak <claire@example.org>", "Useful numbers", 2,
+        "Cleaner: Ola N., every other Friday 9-13, 601 555 014\n"
+        "Violin: Ola Z. (Allegretto music school), Tuesdays 16:30, 602 555 771"))
+    (tmp_path / "cleaning.eml").write_text(_mail(
+        "Ola Nowak <ola.nowak@example.net>", "Next clean", 3, "Ola Nowak: I will come to clean on Friday at 9."))
+    (tmp_path / "violin.eml").write_text(_mail(
+        "Allegretto <office@allegretto.example>", "Violin lessons", 4,
+        "Ola Zielinska teaches violin on Tuesdays at 16:30; the term fee is 600 zl."))
+    brain = Brain(tmp_path / "store")
+    brain.ingest([tmp_path], now=NOW)
+    cleaning = brain.ask("When is Ola coming to clean?", now=NOW).to_dict()
+    assert cleaning["answer_kind"] != "ambiguous", cleaning["answer"]
+    phone = brain.ask("What is Ola's phone number?", now=NOW).to_dict()
+    assert phone["answer_kind"] == "ambiguous", phone["answer"]
+    assert len(phone["candidates"]) == 2, phone["candidates"]
 
 
 @pytest.fixture(scope="module", params=["dev", "dev2", "dev3", "dev4", "heldout", "heldout2"])

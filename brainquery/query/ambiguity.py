@@ -27,7 +27,7 @@ import numpy as np
 from ..config import AmbiguitySection
 from ..textproc import Analyzer
 from .coverage import TopicTerms
-from .entities import CONTEXT, GIVEN, SENDER_ITSELF, SORTS, SURNAME, EntityExtractor, compatible, name_key, plain, sorts_of
+from .entities import CONTEXT, GIVEN, SENDER_ITSELF, SORTS, SURNAME, EntityExtractor, compatible, name_key, plain, same_names, sorts_of
 from .query_index import QueryIndex
 
 # A word ending in "s" with no apostrophe before it: maybe an owner typed without one.
@@ -178,8 +178,8 @@ class AmbiguityFinder:
         sorts = [sorts_of(ds) for _, ds in typed]
 
         def apart(a: int, b: int) -> bool:
-            return ((surnames[a] and surnames[b] and not surnames[a] & surnames[b])
-                    or (given[a] and given[b] and not given[a] & given[b])
+            return ((surnames[a] and surnames[b] and not same_names(surnames[a], surnames[b]))
+                    or (given[a] and given[b] and not same_names(given[a], given[b]))
                     or not compatible(sorts[a], sorts[b]))
 
         def keys(ds) -> list[str]:
@@ -207,6 +207,18 @@ class AmbiguityFinder:
                     sorts[b] |= sorts[a]
                 else:
                     owner[d] = i
+        # "Ola N." shares no word with "Ola Nowak": an initial joins the one entity whose
+        # surname it opens (none when two do: Nowak and Nowicki).
+        for i in range(len(typed)):
+            for short in (x for x in typed[i][1] if x.startswith(SURNAME) and len(x) == len(SURNAME) + 1):
+                full = {root(j) for j in range(len(typed)) if root(j) != root(i)
+                        and any(len(y) > len(short) and y.startswith(short) for y in surnames[root(j)])}
+                if len(full) == 1 and not apart(root(i), b := full.pop()):
+                    a = root(i)
+                    parent[a] = b
+                    surnames[b] |= surnames[a]
+                    given[b] |= given[a]
+                    sorts[b] |= sorts[a]
         groups: dict[int, list[int]] = {}
         for i in range(len(typed)):
             groups.setdefault(root(i), []).append(i)
@@ -255,11 +267,20 @@ class AmbiguityFinder:
         if not topic.terms:
             return entities
         index = self.index
-        covered = []
+        # A document several of them share (a contacts note: "Cleaner: Ola N." above "Violin:
+        # Ola Z.") speaks for each only in its lines about that one.
+        holders: dict[int, int] = {}
         for entity in entities:
-            rows = np.concatenate([index.doc_rows(d) for d in entity.docs])
-            cover = topic.of_chunks(index.bm25, rows)
-            covered.append(float(cover.max()) if cover.size else 0.0)
+            for d in set(entity.docs):
+                holders[d] = holders.get(d, 0) + 1
+        shared = {d for d, n in holders.items() if n > 1}
+        lines = self._mention_lines(name, entities, shared) if shared else [[] for _ in entities]
+        covered = []
+        for entity, own_lines in zip(entities, lines):
+            alone = [d for d in entity.docs if d not in shared]
+            rows = np.concatenate([index.doc_rows(d) for d in alone]) if alone else np.zeros(0, dtype=np.int64)
+            tokens = [set(self.analyzer.tokens(line)) for line in own_lines]
+            covered.append(topic.of_union(index.bm25, rows, tokens))
         best = max(covered)
         if best <= 0.0:
             # None of them holds the question's other words: the topic tells none apart.
@@ -267,6 +288,33 @@ class AmbiguityFinder:
         kept = [dataclasses.replace(e, coverage=c) for e, c in zip(entities, covered)
                 if c >= self.cfg.topic_share * best]
         return sorted(kept, key=lambda e: (-e.coverage, not e.descriptors, not e.described))
+
+
+    def _mention_lines(self, name: str, entities: list[Entity], shared: set[int]) -> list[list[str]]:
+        """Per entity, the lines of the shared documents that name it: a line naming the
+        name with words only that entity's descriptors hold ("Ola N.", "Jordan Boudreau -
+        neighbour") is its; one naming the name with none of them is each holder's."""
+        key = name_key(name)
+        own = [{plain(d).partition(":")[2] for d in e.descriptors if not d.startswith(CONTEXT)
+                and d.startswith(("w:", SURNAME, GIVEN))} for e in entities]
+        out: list[list[str]] = [[] for _ in entities]
+        for d in shared:
+            holding = [n for n, e in enumerate(entities) if d in e.docs]
+            # Words more than one holder has say nothing of which one a line is about.
+            counts: dict[str, int] = {}
+            for n in holding:
+                for w in own[n]:
+                    counts[w] = counts.get(w, 0) + 1
+            rows = self.index.doc_rows(d)
+            text = "\n".join(self.index.chunk_texts[int(r)] for r in rows)
+            for line in text.splitlines():
+                words = {name_key(w) for w in self.extractor.word_re.findall(line)}
+                if key not in words:
+                    continue
+                said = [n for n in holding if any(counts[w] == 1 and w in words for w in own[n])]
+                for n in said or holding:
+                    out[n].append(line)
+        return out
 
 
 def describe(entity: Entity, index: QueryIndex, words: int) -> str:
@@ -324,14 +372,14 @@ def _distinct(a: Entity, b: Entity, proper: Callable[[str], bool]) -> bool:
     # "Rowan Achebe"), not a business that is its own sender ("Sage Thompson", "Sage
     # <reservations@sagekingston.ca>"); "Ken Marlowe" and "Marlowe Roofing" stay one.
     surnames_a, surnames_b = _surnames(a, proper), _surnames(b, proper)
-    if surnames_a and surnames_b and not surnames_a & surnames_b:
+    if surnames_a and surnames_b and not same_names(surnames_a, surnames_b):
         return True
     # A surname with a first name is a person: another first name, another person ("Dr
     # Anita Fenwick", "Dean Fenwick" of Fenwick Electrical). (Words before a car's make or
     # a shop's name are its dealer or its town: "Levenshulme Kia".)
     given_a, given_b = _given(a, proper), _given(b, proper)
     if ("person" in sorts_a | sorts_b and "animal" not in sorts_a | sorts_b
-            and given_a and given_b and not given_a & given_b):
+            and given_a and given_b and not same_names(given_a, given_b)):
         return True
     if (surnames_a and SENDER_ITSELF in b.descriptors) or (surnames_b and SENDER_ITSELF in a.descriptors):
         return True

@@ -54,6 +54,9 @@ class TopicTerms:
     # names it `associate_credit` of the way.
     associates: tuple[tuple[int, np.ndarray], ...] = ()
     associate_credit: float = 0.0
+    # The vocabulary term of each of `columns`: a text that is no chunk of the index (a
+    # line of one) is read against them.
+    column_terms: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, question: str, analyzer: Analyzer, bm25: SparseBM25,
@@ -117,7 +120,7 @@ class TopicTerms:
                 phrase_single.setdefault(word, set()).update(m[0] for m in members if len(m) == 1 and m[0] != word)
                 phrase_wholes.setdefault(word, []).extend(m for m in members if len(m) > 1 and word not in m)
                 phrase_translated.setdefault(word, set()).update(translated - {word})
-        rows, cols = [], []
+        rows, cols, term_of = [], [], {}
         for j, term in enumerate(base):
             alternatives = ((own_meaning[term] or phrase_single.get(term, set())) | own_alternatives[term]
                             | phrase_translated.get(term, set()))
@@ -126,6 +129,7 @@ class TopicTerms:
                 if col is not None:
                     rows.append(col)
                     cols.append(j)
+                    term_of[col] = word
         # An unseen word has a document frequency of 0: rarer than any word the corpus has.
         df = np.diff(bm25.weights_.indptr)
         counts = np.array([df[bm25.vocab_[t]] if t in bm25.vocab_ else 0 for t in base], dtype=np.float64)
@@ -151,6 +155,7 @@ class TopicTerms:
                 needed = [bm25.vocab_.get(w) for w in words]
                 if all(col is not None for col in needed):
                     wholes.append((j, np.asarray(needed, dtype=np.int64)))
+                    term_of.update(zip(needed, words))
         # One set of columns for both, so a question reads the matrix once.
         columns = np.unique(np.concatenate([np.asarray(rows, dtype=np.int64),
                                             *(needed for _, needed in wholes)]))
@@ -163,7 +168,8 @@ class TopicTerms:
                    compounds=_compounds(analyzer.words(question), base, compound_heads, names, forms, bm25.vocab_),
                    phrases=tuple(phrases), type_terms=type_terms,
                    window_terms=tuple(j for j, t in enumerate(base) if t in window_subject),
-                   name_terms=tuple(int(j) for j in np.flatnonzero(named)))
+                   name_terms=tuple(int(j) for j in np.flatnonzero(named)),
+                   column_terms=tuple(term_of[int(c)] for c in columns))
 
     def with_associates(self, associates: Mapping[int, np.ndarray], credit: float) -> "TopicTerms":
         """This question's terms with stand-ins: term index -> vocabulary columns."""
@@ -213,6 +219,26 @@ class TopicTerms:
             both = found[:, head] & found[:, modifier]
             found[:, head] = found[:, modifier] = both
         return found
+
+    def of_token_sets(self, token_sets: Sequence[set[str]]) -> np.ndarray:
+        """Coverage in [0, 1] of texts given as their sets of analysed terms (lines of a
+        chunk, not chunks of the index)."""
+        total = self.weights.sum()
+        if not self.terms or total <= 0 or not token_sets:
+            return np.zeros(len(token_sets))
+        return self._found(self._token_present(token_sets)).astype(np.float64) @ self.weights / total
+
+    def of_union(self, bm25: SparseBM25, rows: np.ndarray, token_sets: Sequence[set[str]] = ()) -> float:
+        """Coverage of the chunk rows and texts together: the topic words any of them names."""
+        total = self.weights.sum()
+        if not self.terms or total <= 0:
+            return 0.0
+        present = np.concatenate([self._present(bm25, rows), self._token_present(token_sets)])
+        return float(self._found(present.any(axis=0, keepdims=True))[0].astype(np.float64) @ self.weights / total)
+
+    def _token_present(self, token_sets: Sequence[set[str]]) -> np.ndarray:
+        return np.array([[t in tokens for t in self.column_terms] for tokens in token_sets],
+                        dtype=bool).reshape(len(token_sets), len(self.column_terms))
 
     def of_chunks(self, bm25: SparseBM25, rows: np.ndarray, types: np.ndarray | None = None,
                   in_window: np.ndarray | None = None, to_group: np.ndarray | None = None,

@@ -46,6 +46,9 @@ SORTS = {"kinship": "person", "roles": "person", "species": "animal", "organisat
 _COMPATIBLE = {frozenset({"person", "org"})}
 _POSSESSIVE = re.compile(r"['’]s$")
 _LABEL_GAP = re.compile(r"[ \t]*:[ \t]*")
+# A name opening its line before a colon labels what follows: a transcript's speaker
+# ("Melanie: I'm in awe..."), a field ("Ruby: 2019 Bayliner").
+_LINE_LABEL = re.compile(r"[ \t]*:")
 _ADDRESSES = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?:https?://|www\.)\S+")
 
 
@@ -130,6 +133,20 @@ def sorts_of(descriptors: Iterable[str]) -> set[str]:
 def compatible(a: set[str], b: set[str]) -> bool:
     union = a | b
     return len(union) <= 1 or frozenset(union) in _COMPATIBLE
+
+
+def same_names(a: set[str], b: set[str]) -> bool:
+    """Can two sets of surnames (or of first names) be one person's: one in common, or an
+    initial standing for the other ("Ola N." and "Ola Nowak")? The names may carry their
+    descriptor prefix ("s:n")."""
+    if a & b:
+        return True
+    def initial(short: str, full: str) -> bool:
+        kind_s, _, name_s = short.rpartition(":")
+        kind_f, _, name_f = full.rpartition(":")
+        return kind_s == kind_f and len(name_s) == 1 and len(name_f) > 1 and name_f.startswith(name_s)
+
+    return any(initial(x, y) or initial(y, x) for x in a for y in b)
 
 
 @functools.lru_cache(maxsize=1 << 16)   # every word of every document passes here
@@ -352,6 +369,11 @@ class EntityExtractor:
                     break
                 if lower[k] not in self.honorifics and lower[k] not in self.never:
                     tag = hits.tag_at.get(k) or f"w:{lower[k]}"
+                    if n == 0 and "&" in gap and tag.startswith("w:"):
+                        # "Kiara & Ruan": another name listed beside it, not a word of its own
+                        # ("Smith & Sons" is a business's, a vocabulary word; "Hale Plumbing
+                        # & Heating" reaches it past "Plumbing").
+                        break
                     found.add(tag)
                     # (An acronym is no name: "Kia MOT", "Ruby VA 315".)
                     acronym = matches[k].group().isupper() and len(matches[k].group()) > 1
@@ -375,6 +397,9 @@ class EntityExtractor:
             out.add(CHILD_OF_SENDER)
         # Vocabulary words in the same clause, a few words away, or in a parenthesis after it.
         start, end = matches[i].start(), matches[i].end()
+        # The lines before a label are about something else (the last turn's "[photo: ... a
+        # horse]" above "Melanie: ...").
+        labels_line = not text[text.rfind("\n", 0, start) + 1:start].strip() and _LINE_LABEL.match(text, end)
         paren = re.match(r"\s*\(([^)]{0,%d})\)" % self.cfg.parenthesis_chars, text[end:])
         paren_end = end + paren.end() if paren else end
         w = self.cfg.window_words
@@ -397,11 +422,19 @@ class EntityExtractor:
                 lo, hi = (matches[last].end(), start) if last < i else (end, matches[first].start())
                 if last > i and towards.search(text[lo:hi]):
                     continue   # "Maisie to the vet", "Maisie -> vet": where it goes, not what it is
+                if last < i and (labels_line or self._addressed(text[lo:hi])):
+                    continue
                 # A field's label right before the name says what it is ("Boat: Ruby",
                 # "Dog: Bailey"), though a colon ends a clause.
                 if not self.break_re.search(text[lo:hi]) or (last == i - 1 and _LABEL_GAP.fullmatch(text[lo:hi])):
                     out.add(tag)
         return out
+
+    def _addressed(self, gap: str) -> bool:
+        """Does a comma with words before it set the name off as the one spoken to ("Glad
+        your son is okay, Melanie"), where an apposition puts the word right before it ("our
+        new teacher, Ms. Alvarez")?"""
+        return "," in gap and any(name_key(w) not in self.honorifics for w in self.word_re.findall(gap))
 
     def _context(self, sender: str, location: str, address: str) -> set[str]:
         """Who a document speaks for, and so what the names it mentions belong to: the
@@ -437,7 +470,7 @@ class EntityExtractor:
             names = {d for d in found if d.startswith((SURNAME, GIVEN))}
             for cluster in clusters:
                 theirs = {d for d in cluster if d.startswith((SURNAME, GIVEN))}
-                if compatible(sorts_of(cluster), sorts_of(found)) and not (names and theirs and not names & theirs):
+                if compatible(sorts_of(cluster), sorts_of(found)) and not (names and theirs and not same_names(names, theirs)):
                     cluster |= found
                     break
             else:
