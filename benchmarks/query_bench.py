@@ -246,7 +246,8 @@ def child_parts(store_dir: str) -> dict:
     graph = timed("graph", lambda: EvidenceGraph(config.graph).fit(words, groups, docs=doc_of))
     docs = [m for m in metas if int(m.get("chunk_no", 0)) == 0]
     epoch = np.array([float(d.get("source_epoch", np.nan)) for d in docs])
-    timed("calendar", lambda: query_index._occurrences(docs, epoch, config))
+    calendar = np.flatnonzero([d.get("doc_type") == "calendar_event" for d in docs])
+    timed("calendar", lambda: query_index._occurrences(docs, calendar, epoch, config))
     out.update(vocab=len(bm25.vocab_), shingle_limit=graph.shingle_limit_,
                graph_edges=int(graph.adjacency_.nnz // 2))
     return out

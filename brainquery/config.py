@@ -297,6 +297,7 @@ class TypeWeightSection:
 @dataclasses.dataclass(frozen=True)
 class AnswerSection:
     max_sentences: int
+    memo_texts: int                  # documents whose sentences and words questions reuse
     table_header_lines: int          # how far above a table row its heading may stand
     table_header_max_words: int      # a longer line is prose, not a table heading
     wrapped_line_chars: int

@@ -95,6 +95,18 @@ def test_a_day_on_the_calendar_leads_with_an_event_of_that_day(asked_corpus, que
     assert top.doc_type == "calendar_event" and top.age_days == 0, (top.title, top.doc_type, top.age_days)
 
 
+def test_an_answer_does_not_depend_on_the_questions_asked_before_it(asked_corpus):
+    # What one question reads (sentences, words) is kept for the next: never its answers.
+    questions = ["Is Friday a half-day?", "What size is our HVAC filter?",
+                 "What roofer did we use in 2023?", "When is the next pack meeting for scouts?"]
+    fresh = {}
+    for q in questions:
+        brain = Brain(asked_corpus.store.location)   # a new Asker: nothing kept yet
+        fresh[q] = brain.ask(q, now=ASK_NOW).to_dict()
+    for q in questions + questions[::-1]:
+        assert asked_corpus.ask(q, now=ASK_NOW).to_dict() == fresh[q], q
+
+
 def test_conflicting_values_are_shown_as_the_documents_write_them(asked_corpus):
     texts: dict[tuple[str, str], str] = {}
     for _, text, meta in asked_corpus.store.scan(include=("documents", "metadatas")):

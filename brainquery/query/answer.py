@@ -117,6 +117,11 @@ def split_with_speakers(text: str, wrapped_line_chars: int = 0) -> list[tuple[st
     return out
 
 
+def speaker_lines(text: str, cfg: AnswerSection) -> list[tuple[str, str | None]]:
+    """The sentences `extract` reads in a document's text: its own, not the lines it quotes."""
+    return split_with_speakers(strip_quoted(text), cfg.wrapped_line_chars)
+
+
 def unwrap(text: str, min_chars: int) -> str:
     """Plain-text mail is wrapped at ~72 columns, mid-sentence: "can babysit Leo on Saturday" /
     "12th from 18:30". A line at least `min_chars` long that ends mid-sentence (on a
@@ -169,7 +174,8 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
             whole_asked: bool = False, paid_asked: bool = False, point_asked: bool = False,
             labels_asked: tuple[tuple[str, str], ...] = (),
             naming_words: frozenset[str] | None = None, rate: re.Pattern | None = None,
-            on_day: Callable[[str], tuple[int, bool]] | None = None) -> Extract:
+            on_day: Callable[[str], tuple[int, bool]] | None = None,
+            lines: Sequence[tuple[str, str | None]] | None = None) -> Extract:
     """The best `max_sentences` sentences of `text` for the question, in document order.
 
     A sentence scores by the question's words it holds (IDF-weighted, normalised by the
@@ -179,9 +185,9 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
     only repeat the title, and quoted reply lines, are never the answer. `on_day`: of a
     sentence, 1 when it writes a day the question asks about, -1 when it writes only other
     days, else 0; and is the sentence headed by its first date (`asked_day_line_share`,
-    `other_day_line_factor`).
+    `other_day_line_factor`). `lines`: `speaker_lines` of the text, when already read.
     """
-    every = split_with_speakers(strip_quoted(text), cfg.wrapped_line_chars)
+    every = list(lines) if lines is not None else speaker_lines(text, cfg)
     kinds, spans = _compiled(cfg)
     span = spans.get(kind) if kind else None
     # A one-line note is its own title: then the title line is the answer. So is a title

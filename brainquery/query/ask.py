@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import calendar
 import dataclasses
+import functools
 import logging
 import re
 from datetime import UTC, date, datetime, tzinfo
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -153,6 +154,12 @@ class Asker:
         # (Who a letter is written to: a letter to a group names everyone in it.)
         self._coverage = next((s for s in self.ranker.scorers if s.name == "coverage"), None)
         self._extracts: dict[tuple[int, str | None], answers.Extract] = {}
+        # A document's sentences and their words are the same for every question: read once
+        # for many (the answer, its rivals and the sources of one question read a handful of
+        # documents, and the next question mostly the same ones).
+        memo = functools.lru_cache(maxsize=config.answer.memo_texts)
+        self._lines_of = memo(lambda text: tuple(answers.speaker_lines(text, config.answer)))
+        self._words_of = memo(lambda texts: tuple(tuple(t) for t in self.analyzer.tokens_many(texts)))
         self._sources: np.ndarray | None = None     # per chunk, its file (_chunk_sources)
         # Per document of this index, the days its text names (read once: the text is fixed).
         self._days_named: dict[int, list[tuple[str, date]]] = {}
@@ -787,7 +794,7 @@ class Asker:
         if not plans:
             return None
         quote = self._most_like(plans, top.doc)
-        added = answers.added_lines(self._doc_text(top.doc), self._doc_text(quote.doc), self.analyzer.tokens_many,
+        added = answers.added_lines(self._doc_text(top.doc), self._doc_text(quote.doc), self._tokens_many,
                                     answers.span_patterns(cfg)["amount"], cfg.quoted_line_share,
                                     cfg.added_lines_max)
         if not added:
@@ -1102,6 +1109,10 @@ class Asker:
             self._extracts[key] = self._extract_uncached(doc, kind, term_weights)
         return self._extracts[key]
 
+    def _tokens_many(self, texts: Sequence[str]) -> tuple[tuple[str, ...], ...]:
+        """`Analyzer.tokens_many`, remembered (read-only)."""
+        return self._words_of(tuple(texts))
+
     def _extract_uncached(self, doc: int, kind: str | None, term_weights: dict[str, float],
                           text: str | None = None) -> answers.Extract:
         """`text`: the document's body to read instead of the stored one (a replaced value blanked)."""
@@ -1128,13 +1139,13 @@ class Asker:
             names = set(self.analyzer.tokens(" ".join(people)))
             term_weights = {t: w for t, w in term_weights.items() if t not in names}
         return answers.extract(text, kind, self._idf_weighted(term_weights),
-                               self.analyzer.tokens_many, self.config.answer,
+                               self._tokens_many, self.config.answer,
                                title=str(self.index.docs[doc].get("title", "")), people=people,
                                owed_asked=self._owed_asked, whole_asked=self._whole_asked,
                                paid_asked=self._paid_asked, point_asked=self._point_asked,
                                labels_asked=self._labels_asked,
                                naming_words=self._naming_words,
-                               rate=self._rate, on_day=self._day_of_line(doc))
+                               rate=self._rate, on_day=self._day_of_line(doc), lines=self._lines_of(text))
 
     def _days_asked(self, route: Route) -> tuple[int, int] | None:
         """The days (ordinals, end excluded) of a day or a few days ahead the question asks
@@ -1173,7 +1184,7 @@ class Asker:
         if not lines:
             return None
         note = answers.extract("\n".join(lines), None, self._idf_weighted(term_weights),
-                               self.analyzer.tokens_many, self.config.answer, title=title)
+                               self._tokens_many, self.config.answer, title=title)
         said = set(self.analyzer.tokens(note.text)) - set(self.analyzer.tokens(title))
         if not note.text or not said & term_weights.keys():
             return None
@@ -1284,7 +1295,7 @@ class Asker:
     def _source(self, ranked: Ranked, term_weights: dict[str, float]) -> Source:
         meta = self.index.docs[ranked.doc]
         snippet = answers.snippet(self.index.chunk_texts[ranked.chunk], term_weights,
-                                  self.analyzer.tokens_many, self.config.answer.snippet_chars)
+                                  self._tokens_many, self.config.answer.snippet_chars)
         return Source(
             source=str(meta.get("source", "")), message_id=str(meta.get("message_id", "")),
             title=str(meta.get("title", "")), doc_type=str(meta.get("doc_type", "")),

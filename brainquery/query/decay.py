@@ -202,6 +202,7 @@ class TimeScorer:
         self._line_cache: dict[int, list[tuple[str, frozenset[int], str]]] = {}
         self._weekday_cache: dict[tuple[int, int], frozenset[int]] = {}
         self._title_words: dict[str, re.Pattern | None] = {}
+        self._naming_lines: dict[tuple[str, int], list[int]] = {}   # (event title, chunk row): its lines naming the event
         self._plans: dict[tuple[int, date], tuple[frozenset[int], frozenset[int]]] = {}
         self._time_span = answers.span_patterns(config.answer).get("time")
 
