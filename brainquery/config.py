@@ -457,6 +457,12 @@ class EventsSection:
     twelve_hour_zones: tuple[str, ...]   # zone name prefixes ("America/")
     month_first_zones: tuple[str, ...]   # ... where a date is written month first (the _12h formats)
     default_clock: str                   # a zone without a name (UTC, a fixed offset)
+    clock: str                           # "zone", or the household's "12h" / "24h" (clock_style.py)
+    clock_style_min_times: int           # clock times a store must write to say how it writes them
+    clock_separator: str                 # between hours and minutes: "16:30", "3.40pm"
+    clock_gap: str                       # between the minutes and am/pm: "4:15 PM", "3.40pm"
+    clock_am: str                        # "AM", "am", "a.m."
+    clock_pm: str
     day_format_12h: str                  # strftime, with {day} for the unpadded day of the month
     day_format_24h: str
     time_range_12h: str                  # between a start and an end: "6:00 PM to 7:00 PM"
@@ -472,6 +478,8 @@ class EventsSection:
                 re.compile(pattern)
             except re.error as err:
                 raise ConfigError(f"config key events.{key} is not a regex: {err}") from err
+        if self.clock not in ("zone", "12h", "24h"):
+            raise ConfigError(f"config key events.clock must be \"zone\", \"12h\" or \"24h\", not {self.clock!r}")
         if self.default_clock not in ("12h", "24h"):
             raise ConfigError(f"config key events.default_clock must be \"12h\" or \"24h\", "
                               f"not {self.default_clock!r}")

@@ -238,3 +238,51 @@ def test_an_occurrence_is_written_as_its_region_writes_dates_and_times(tmp_path,
     result = brain.ask("when is the parent teacher meeting", now=datetime(2026, 1, 13, 12, tzinfo=timezone.utc))
     assert written in (result.answer or ""), result.answer
 
+
+
+@pytest.mark.parametrize("zone, letters, written", [
+    # An Irish school writes "3.40pm": so do the answers, whatever the zone's custom.
+    ("Europe/Dublin", ["Infants finish at 1.30pm, seniors at 2.40pm.", "Swimming is 5.45pm to 6.30pm.",
+                       "Doors open 8.40am; please collect by 3.10pm."], "9.00am to 1.00pm"),
+    # A Canadian clinic writes "4:15 p.m.".
+    ("America/Halifax", ["Your appointment is at 4:15 p.m.; please arrive by 4:05 p.m.",
+                         "Pickup is 3:30 p.m. and drop-off 8:10 a.m.", "We close at 6 p.m."], "9:00 a.m. to 1:00 p.m."),
+    # A household on the 24-hour clock in a 12-hour zone ("16:30", "kl. 18:15").
+    ("America/New_York", ["Training 16:30-17:45 on Tuesdays.", "Dinner at 19:00, film at 21:15.",
+                          "The bus leaves at 13:40."], "09:00–13:00"),
+])
+def test_an_occurrence_is_written_as_the_household_writes_the_time(tmp_path, zone, letters, written):
+    ics = textwrap.dedent(f"""\
+        BEGIN:VCALENDAR
+        VERSION:2.0
+        PRODID:-//test//EN
+        BEGIN:VEVENT
+        UID:ptm@example.com
+        DTSTAMP:20260105T120000Z
+        DTSTART;TZID={zone}:20260124T090000
+        DTEND;TZID={zone}:20260124T130000
+        SUMMARY:Parent-Teacher Meeting (Term 3)
+        LOCATION:Classrooms
+        END:VEVENT
+        END:VCALENDAR
+        """)
+    files = tmp_path / "files"
+    files.mkdir()
+    (files / "school.ics").write_text(ics.replace("\n", "\r\n"), encoding="utf-8")
+    for n, body in enumerate(letters):
+        (files / f"{n}.eml").write_text(f"From: Office <office@school.example>\nTo: us@example.com\nSubject: note {n}\n"
+                                        f"Date: Mon, 05 Jan 2026 10:00:00 +0000\n\n{body}\n", encoding="utf-8")
+    brain = Brain(tmp_path / "store")
+    brain.ingest([files], now=datetime(2026, 1, 13, 12, tzinfo=timezone.utc))
+    result = brain.ask("when is the parent teacher meeting", now=datetime(2026, 1, 13, 12, tzinfo=timezone.utc))
+    assert written in (result.answer or ""), result.answer
+
+
+def test_prices_and_a_few_times_say_nothing_of_the_household_clock():
+    from brainquery.query.clock_style import household_clock
+
+    events = load_config().events
+    # "15.99" is a price, not a quarter to four; four times are too few to go by.
+    told = household_clock(events, ["Total €15.99, shipping €13.50", "Kids €14.20", "at 16:30", "19:00 and 20:15",
+                                    "3pm"])
+    assert told == events

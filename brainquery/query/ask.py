@@ -12,7 +12,7 @@ import functools
 import logging
 import re
 from datetime import UTC, date, datetime, tzinfo
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
 
@@ -24,6 +24,7 @@ from .anchor import anchored_window, find_anchor
 from ..storage.chunking import join_chunks
 from ..config import Config
 from .associates import clause_associates
+from .clock_style import household_clock
 from .coverage import TopicTerms, WordForms
 from .decay import SECONDS_PER_DAY, horizon_days, near_term, staleness
 from .mentions import days_of
@@ -147,8 +148,10 @@ class Asker:
         # The index's embedder reads questions with the same settings: one analyzer to set up.
         self.analyzer = reuse_analyzer(dense.analyzer_ if dense is not None else None, config.text)
         self.router = router or load_router(config.router)
+        # Calendar answers write the time the way the household's documents do.
+        self._events = household_clock(config.events, self._sample_texts())
         # The calendar's occurrences, one reading for the answers and the time scorer.
-        self._series = Series(index.docs, index.doc_epoch, config.events,
+        self._series = Series(index.docs, index.doc_epoch, self._events,
                               np.flatnonzero(index.doc_type == index.type_names.index("calendar_event")).tolist())
         self.ranker = Ranker(index, config, self._series)
         # (Who a letter is written to: a letter to a group names everyone in it.)
@@ -480,7 +483,7 @@ class Asker:
         "where" and "who" from its fields; anything else from its text."""
         if int(self.index.doc_type[top.doc]) != self._event_code:
             return None
-        cfg = self.config.events
+        cfg = self._events
         asks_time = (kind in cfg.kinds or route.window is not None
                      or re.search(cfg.yes_no, question, re.IGNORECASE) is not None)
         if not asks_time and field_asked(question, cfg) is None:
@@ -1058,11 +1061,15 @@ class Asker:
         lean = answers.day_first_lean(self._doc_text(doc))
         if lean == 0:
             if self._store_lean is None:
-                texts = self.index.chunk_texts
-                step = max(1, len(texts) // self.config.answer.date_style_sample_chunks)
-                self._store_lean = sum(answers.day_first_lean(texts[i]) for i in range(0, len(texts), step))
+                self._store_lean = sum(answers.day_first_lean(text) for text in self._sample_texts())
             lean = self._store_lean
         return None if lean == 0 else lean > 0
+
+    def _sample_texts(self) -> Iterator[str]:
+        """Chunks spread over the store: how its documents write dates and times."""
+        texts = self.index.chunk_texts
+        step = max(1, len(texts) // self.config.answer.date_style_sample_chunks)
+        return (texts[i] for i in range(0, len(texts), step))
 
     def _ahead(self, shown: str | None, written: datetime, now: datetime) -> bool:
         """Does a date span name a day still ahead?"""

@@ -327,7 +327,10 @@ def _days_words(first: date, stop: date, zone: tzinfo, cfg: EventsSection) -> st
 
 
 def _twelve_hour(value: date | datetime, cfg: EventsSection) -> bool:
-    """Written the way the calendar's own region writes time: its zone says where."""
+    """Written the way the household writes time, where its documents say; else the way
+    the calendar's own region does: its zone says where."""
+    if cfg.clock != "zone":
+        return cfg.clock == "12h"
     return _zone_in(value, cfg.twelve_hour_zones, cfg)
 
 
@@ -360,8 +363,9 @@ def _day(value: date | datetime, cfg: EventsSection) -> str:
 
 def _clock(value: datetime, cfg: EventsSection) -> str:
     if not _twelve_hour(value, cfg):
-        return value.strftime("%H:%M")
-    return f"{value.hour % 12 or 12}:{value.minute:02d} {'AM' if value.hour < 12 else 'PM'}"
+        return f"{value.hour:02d}{cfg.clock_separator}{value.minute:02d}"
+    suffix = cfg.clock_am if value.hour < 12 else cfg.clock_pm
+    return f"{value.hour % 12 or 12}{cfg.clock_separator}{value.minute:02d}{cfg.clock_gap}{suffix}"
 
 
 def _times(o: Occurrence, cfg: EventsSection) -> str:
