@@ -141,12 +141,14 @@ def same_names(a: set[str], b: set[str]) -> bool:
     descriptor prefix ("s:n")."""
     if a & b:
         return True
-    def initial(short: str, full: str) -> bool:
-        kind_s, _, name_s = short.rpartition(":")
-        kind_f, _, name_f = full.rpartition(":")
-        return kind_s == kind_f and len(name_s) == 1 and len(name_f) > 1 and name_f.startswith(name_s)
+    return any(_initial(x, y) or _initial(y, x) for x in a for y in b)
 
-    return any(initial(x, y) or initial(y, x) for x in a for y in b)
+
+def _initial(short: str, full: str) -> bool:
+    """Is `short` the initial of `full` ("s:n" of "s:nowak")?"""
+    kind_s, _, name_s = short.rpartition(":")
+    kind_f, _, name_f = full.rpartition(":")
+    return kind_s == kind_f and len(name_s) == 1 and len(name_f) > 1 and name_f.startswith(name_s)
 
 
 @functools.lru_cache(maxsize=1 << 16)   # every word of every document passes here
