@@ -289,7 +289,6 @@ class AmbiguityFinder:
                 if c >= self.cfg.topic_share * best]
         return sorted(kept, key=lambda e: (-e.coverage, not e.descriptors, not e.described))
 
-
     def _mention_lines(self, name: str, entities: list[Entity], shared: set[int]) -> list[list[str]]:
         """Per entity, the lines of the shared documents that name it: a line naming the
         name with words only that entity's descriptors hold ("Ola N.", "Jordan Boudreau -

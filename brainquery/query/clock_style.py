@@ -28,12 +28,12 @@ _TWENTY_FOUR = re.compile(r"(?<![\d.:])(1[3-9]|2[0-3]):[0-5]\d(?![\d:])(?! ?(?:a
 
 def household_clock(cfg: EventsSection, texts: Iterable[str]) -> EventsSection:
     """`cfg` with the clock the texts mostly write, in the form they mostly write it."""
-    twelve: Counter[tuple[str, str, str]] = Counter()
+    twelve: Counter[tuple[str, str, bool]] = Counter()   # (gap, am/pm family, upper case)
     separators: Counter[str] = Counter()
     twenty_four = 0
     for text in texts:
         for m in _TWELVE.finditer(text):
-            hours, separator, minutes, gap, suffix = m.groups()
+            _, separator, _, gap, suffix = m.groups()
             twelve[(gap, _family(suffix), suffix.isupper())] += 1
             if separator:
                 separators[separator] += 1

@@ -220,16 +220,9 @@ class TopicTerms:
             found[:, head] = found[:, modifier] = both
         return found
 
-    def of_token_sets(self, token_sets: Sequence[set[str]]) -> np.ndarray:
-        """Coverage in [0, 1] of texts given as their sets of analysed terms (lines of a
-        chunk, not chunks of the index)."""
-        total = self.weights.sum()
-        if not self.terms or total <= 0 or not token_sets:
-            return np.zeros(len(token_sets))
-        return self._found(self._token_present(token_sets)).astype(np.float64) @ self.weights / total
-
     def of_union(self, bm25: SparseBM25, rows: np.ndarray, token_sets: Sequence[set[str]] = ()) -> float:
-        """Coverage of the chunk rows and texts together: the topic words any of them names."""
+        """Coverage of chunk rows and texts (lines of a chunk, as their sets of analysed
+        terms) together: the topic words any of them names, a phrase's words in any of them."""
         total = self.weights.sum()
         if not self.terms or total <= 0:
             return 0.0

@@ -401,7 +401,7 @@ class EntityExtractor:
         start, end = matches[i].start(), matches[i].end()
         # The lines before a label are about something else (the last turn's "[photo: ... a
         # horse]" above "Melanie: ...").
-        labels_line = not text[text.rfind("\n", 0, start) + 1:start].strip() and _LINE_LABEL.match(text, end)
+        labels_line = not text[text.rfind("\n", 0, start) + 1:start].strip() and bool(_LINE_LABEL.match(text, end))
         paren = re.match(r"\s*\(([^)]{0,%d})\)" % self.cfg.parenthesis_chars, text[end:])
         paren_end = end + paren.end() if paren else end
         w = self.cfg.window_words
