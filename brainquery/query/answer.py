@@ -175,7 +175,8 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
             labels_asked: tuple[tuple[str, str], ...] = (),
             naming_words: frozenset[str] | None = None, rate: re.Pattern | None = None,
             on_day: Callable[[str], tuple[int, bool]] | None = None,
-            lines: Sequence[tuple[str, str | None]] | None = None) -> Extract:
+            lines: Sequence[tuple[str, str | None]] | None = None,
+            asked_words: Collection[str] | None = None) -> Extract:
     """The best `max_sentences` sentences of `text` for the question, in document order.
 
     A sentence scores by the question's words it holds (IDF-weighted, normalised by the
@@ -186,6 +187,8 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
     sentence, 1 when it writes a day the question asks about, -1 when it writes only other
     days, else 0; and is the sentence headed by its first date (`asked_day_line_share`,
     `other_day_line_factor`). `lines`: `speaker_lines` of the text, when already read.
+    `asked_words`: the words the question itself says, of `term_weights` (the rest are their
+    synonyms): what a speaker's line must hold a share of.
     """
     every = list(lines) if lines is not None else speaker_lines(text, cfg)
     kinds, spans = _compiled(cfg)
@@ -218,7 +221,10 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
         token_sets = [token_sets[i] for i in keep]
         overlap, replied, said, asks = overlap[keep], replied[keep], said[keep], asks[keep]
         own = float(np.maximum(said, cfg.reply_share * replied).max()) if pairs else 0.0
-        if (not pairs or own < cfg.speaker_min_cover * sum(term_weights.values())
+        # The share is of the question's own words: "kids" is asked once, whatever synonyms
+        # ("children", "son", "daughter") it was widened with.
+        said_weights = [w for t, w in term_weights.items() if asked_words is None or t in asked_words]
+        if (not pairs or own < cfg.speaker_min_cover * sum(said_weights or term_weights.values())
                 or own < cfg.speaker_rival_share * rival):
             # Nothing the person asked about says (or is asked) holds enough of the
             # question's words: the question may be about someone else's story.

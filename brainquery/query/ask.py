@@ -1152,7 +1152,8 @@ class Asker:
                                paid_asked=self._paid_asked, point_asked=self._point_asked,
                                labels_asked=self._labels_asked,
                                naming_words=self._naming_words,
-                               rate=self._rate, on_day=self._day_of_line(doc), lines=self._lines_of(text))
+                               rate=self._rate, on_day=self._day_of_line(doc), lines=self._lines_of(text),
+                               asked_words=self._naming_words)
 
     def _days_asked(self, route: Route) -> tuple[int, int] | None:
         """The days (ordinals, end excluded) of a day or a few days ahead the question asks
