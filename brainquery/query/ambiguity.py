@@ -25,6 +25,7 @@ from typing import Callable
 import numpy as np
 
 from ..config import AmbiguitySection
+from ..storage.chunking import join_chunks
 from ..textproc import Analyzer
 from .coverage import TopicTerms
 from .entities import CONTEXT, GIVEN, SENDER_ITSELF, SORTS, SURNAME, EntityExtractor, compatible, name_key, plain, same_names, sorts_of
@@ -304,8 +305,7 @@ class AmbiguityFinder:
             for n in holding:
                 for w in own[n]:
                     counts[w] = counts.get(w, 0) + 1
-            rows = self.index.doc_rows(d)
-            text = "\n".join(self.index.chunk_texts[int(r)] for r in rows)
+            text = "\n".join(join_chunks([self.index.chunk_texts[int(r)] for r in self.index.doc_rows(d)]))
             for line in text.splitlines():
                 words = {name_key(w) for w in self.extractor.word_re.findall(line)}
                 if key not in words:
