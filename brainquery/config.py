@@ -448,6 +448,7 @@ class EventsSection:
     yes_no: str                          # a question answered yes or no first
     past: str                            # a question about the last occurrence, not the next
     final: str                           # ... about the final one of a series that ends
+    clock_asked: str                     # a question for the hour, which an all-day entry lacks
     fields: tuple[tuple[str, str], ...]  # question cue -> the event field that answers it
     horizon_days: int                    # how far to look for the next (or last) occurrence
     max_occurrences: int                 # at most this many expanded per question
@@ -471,7 +472,8 @@ class EventsSection:
     date_format_24h: str
 
     def __post_init__(self) -> None:
-        patterns = [("yes_no", self.yes_no), ("past", self.past), ("final", self.final)] + [
+        patterns = [("yes_no", self.yes_no), ("past", self.past), ("final", self.final),
+                    ("clock_asked", self.clock_asked)] + [
             (f"fields.{name}", pattern) for name, pattern in self.fields]
         for key, pattern in patterns:
             try:

@@ -154,6 +154,40 @@ def test_what_only_an_events_note_says_is_answered_from_the_note(tmp_path, quest
     assert "Location:" not in result.answer
 
 
+
+AWAY = textwrap.dedent("""\
+    BEGIN:VCALENDAR
+    VERSION:2.0
+    PRODID:-//test//EN
+    BEGIN:VEVENT
+    UID:away@example.com
+    DTSTART;VALUE=DATE:20261123
+    DTEND;VALUE=DATE:20261126
+    SUMMARY:Dana in Lisbon
+    LOCATION:Lisbon
+    END:VEVENT
+    END:VCALENDAR
+    """)
+
+
+def test_an_all_day_entry_states_no_clock_time(tmp_path):
+    """Asked what time, the letter that writes the flight's time answers, not the
+    calendar's all-day entry for the trip (it names the day, no time of it)."""
+    files = tmp_path / "files"
+    files.mkdir()
+    (files / "family.ics").write_text(AWAY, encoding="utf-8")
+    (files / "trip.eml").write_text(
+        "From: Dana <dana@example.com>\nTo: Sam <sam@example.com>\nSubject: Lisbon trip\n"
+        "Date: Mon, 16 Nov 2026 20:00:00 -0500\n\n"
+        "Booked for Lisbon: my flight leaves Monday at 06:10 from Terminal 1, and I am back "
+        "Wednesday evening.\n", encoding="utf-8")
+    brain = Brain(tmp_path / "store")
+    brain.ingest([files], now=NOW)
+    result = brain.ask("What time is Dana's flight to Lisbon on Monday?", now=NOW)
+    assert Path(result.results[0].source).name == "trip.eml", [r.source for r in result.results]
+    assert "06:10" in result.answer or "6:10" in result.answer, result.answer
+
+
 HOSTILE = textwrap.dedent("""\
     BEGIN:VCALENDAR
     VERSION:2.0

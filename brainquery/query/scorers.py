@@ -232,6 +232,7 @@ class AnswerTypeScorer:
         self.miss = config.scoring.kind_miss_factor
         self.dated_kinds = set(config.answer.dated_kinds)
         self.event_kinds = set(config.events.kinds)
+        self.clock_asked = re.compile(config.events.clock_asked, re.IGNORECASE)
         self.event_code = index.type_names.index("calendar_event") if "calendar_event" in index.type_names else -1
 
     def score(self, query: Query, cands: Candidates) -> np.ndarray:
@@ -239,10 +240,12 @@ class AnswerTypeScorer:
         if kind is None or kind not in self.index.kind_names:
             return np.ones(len(candidates))
         has = self.index.states(kind, candidates)
-        # A calendar event holds its time in its fields: "when" and "what time" of an
-        # all-day event are its day.
-        has = has | ((self.index.doc_type[self.index.chunk_doc[candidates]] == self.event_code)
-                     & (kind in self.event_kinds))
+        # A calendar event holds its time in its fields: "when" of an all-day event is its
+        # day. Asked for the hour, only an entry that writes one holds it (a trip's all-day
+        # entry has no time of the flight).
+        if not (kind == "time" and self.clock_asked.search(query.text)):
+            has = has | ((self.index.doc_type[self.index.chunk_doc[candidates]] == self.event_code)
+                         & (kind in self.event_kinds))
         if kind in self.dated_kinds:
             # "When did she send the photo?": a dated document answers by its date.
             has = has | ~np.isnan(self.index.doc_epoch[self.index.chunk_doc[candidates]])
