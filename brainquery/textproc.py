@@ -330,6 +330,11 @@ class Analyzer:
         self._phrase_content: dict[tuple[str, ...], tuple[str, ...]] = {}
         # Per group, the members of several words that keep one content word ("early out").
         self._group_reduced: list[frozenset[tuple[str, ...]]] = []
+        # A translation of several words ("numero di polizza", "wyciąg z konta") keeps its
+        # content words only: the function words of every configured language ("di", "la",
+        # "op") and the words of two letters or one ("z", "da") would otherwise search
+        # every letter in that language.
+        function_words = frozenset().union(*self._markers.values())
         for g, members in enumerate(groups):
             terms: dict[str, None] = {}
             phrases: dict[tuple[str, ...], None] = {}
@@ -338,6 +343,9 @@ class Analyzer:
             whole: set[tuple[str, ...]] = set()   # written as one word ("cleaned" beside "clean out")
             for member in members:
                 phrase = tuple(self.words(member))
+                if g >= self._first_translation and len(phrase) > 1:
+                    member = " ".join(w for w in re.split(r"[\s-]+", self._normalise(member))
+                                      if len(w) > 2 and w not in function_words)
                 content = tuple(dict.fromkeys(self.tokens(member)))
                 if phrase:
                     self._phrases.setdefault(phrase, []).append(g)

@@ -173,8 +173,9 @@ def test_phrases_match_only_whole(analyzer, question, not_searched):
 
 def test_typed_words_keep_full_weight_and_repeat(analyzer):
     terms = analyzer.query_terms("filter filter HVAC")
-    typed = [t for t, w in terms if w == 1.0]
-    assert typed == analyzer.tokens("filter filter HVAC")
+    typed = analyzer.tokens("filter filter HVAC")
+    # (a translation, "Filter" in a German letter, counts in full too, after them)
+    assert terms[:len(typed)] == [(t, 1.0) for t in typed]
     # an expansion never re-adds (or halves) a word the person typed
     assert [t for t, _ in terms].count(analyzer.tokens("filter")[0]) == 2
 
@@ -529,11 +530,27 @@ def test_a_letter_to_a_group_opens_so_in_other_languages_too(opening, to_group):
                  id="polish-boiler-inflected"),
     pytest.param("when is the glass collected", "Altglas: Sammelstelle beim Schulhaus, jeden Samstag.", "glass",
                  id="german-glass"),
+    pytest.param("how much is the deposit on the flat", "Die Mietkaution beträgt drei Monatsmieten.", "deposit",
+                 id="german-deposit"),
+    pytest.param("when do they read the meter", "Relevé du compteur d'eau le mardi 12 janvier.", "meter",
+                 id="french-meter"),
+    pytest.param("what is our house insurance policy number", "Polisa nr 123 - ubezpieczenie domu i mieszkania.",
+                 "hous", id="polish-house-inflected"),
+    pytest.param("who is the landlord", "Hyresvärd: Stockholmshem, felanmälan 08-508 370 00.", "landlord",
+                 id="swedish-landlord"),
 ])
 def test_an_english_question_finds_the_word_in_the_households_other_languages(analyzer, question, document, term):
     terms, found = _found(analyzer, question, [document, "The garden centre is open late on Thursdays."],
                           ignore=set())
     assert found[0, terms.index(term)] and not found[1, terms.index(term)]
+
+
+def test_a_translation_of_several_words_searches_its_content_words_only(tmp_path):
+    # "numero di polizza": "di" is every other word of an Italian letter, "z" of a Polish one.
+    custom = _custom(tmp_path, 'translations = [["policy number", "numero di polizza", "numer z polisy"]]\n')
+    searched = {t for t, _ in custom.query_terms("policy number")}
+    assert {"polizza", "numero"} <= searched
+    assert not {"di", "z"} & searched
 
 
 def test_a_translation_does_not_stop_another_word_for_a_phrase_from_covering_it(analyzer):
