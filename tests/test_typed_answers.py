@@ -752,18 +752,24 @@ CHAT = ("Jonah: I finally signed up for the pottery course at the community stud
         "Priti: I'd love one. Maybe I should sign up for something too, once the garden calms down.\n")
 
 
+def _about_speaker(text: str, question: str, person: str) -> str:
+    """What `extract` answers about `person` in the transcript, weighed as the Asker does:
+    the question's terms (its synonyms and translations too) without the name, the share a
+    line holds counted on the words the question itself says."""
+    name = ANALYZER.tokens(person)[0]
+    weights = {t: w for t, w in ANALYZER.query_terms(question) if t != name}
+    asked = frozenset(ANALYZER.tokens(question)) - QUESTION_WORDS - {name}
+    return extract(text, None, weights, ANALYZER.tokens_many, CFG.answer, people=frozenset({person}),
+                   asked_words=asked).text
+
+
 def test_a_question_about_one_speaker_is_answered_from_their_own_lines():
-    weights = {t: w for t, w in ANALYZER.query_terms("what course did jonah sign up for")
-               if t != "jonah"}
-    assert "pottery course" in extract(CHAT, None, weights, ANALYZER.tokens_many, CFG.answer,
-                                       people=frozenset({"jonah"})).text
+    assert "pottery course" in _about_speaker(CHAT, "what course did jonah sign up for", "jonah")
 
 
 def test_another_speakers_story_is_no_answer_about_this_one():
     # Jonah signed up for the course, not Priti: nothing Priti said answers it.
-    weights = {t: w for t, w in ANALYZER.query_terms("what course did priti sign up for")
-               if t != "priti"}
-    assert extract(CHAT, None, weights, ANALYZER.tokens_many, CFG.answer, people=frozenset({"priti"})).text == ""
+    assert _about_speaker(CHAT, "what course did priti sign up for", "priti") == ""
 
 
 ASKED = ("Priti: What made you sign up for the pottery course in the end?\n"
@@ -775,9 +781,7 @@ def test_what_a_speaker_asks_the_other_is_no_answer_about_them():
     # Priti asks Jonah why he signed up; her question holds the words, Jonah's reply the
     # answer: asked why Priti signed up, nothing she said answers it.
     def asked_about(person):
-        weights = {t: w for t, w in ANALYZER.query_terms(f"what made {person} sign up for the pottery course")
-                   if t != person}
-        return extract(ASKED, None, weights, ANALYZER.tokens_many, CFG.answer, people=frozenset({person})).text
+        return _about_speaker(ASKED, f"what made {person} sign up for the pottery course", person)
     assert asked_about("priti") == ""
     assert "voucher" in asked_about("jonah")
 
