@@ -104,6 +104,7 @@ class StoreSection:
     collection: str
     sources_collection: str
     batch_size: int
+    write_queue: int
     lock_poll_seconds: float
     lease_seconds: float
     lease_settle_seconds: float

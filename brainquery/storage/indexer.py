@@ -26,7 +26,8 @@ from . import model_cache, parse_pool
 from .chunking import chunk_text
 from ..config import Config
 from .embedding import DenseEmbedder
-from .store import Store
+from .store import Store, StoreError
+from .write_behind import WriteBehind
 
 log = logging.getLogger(__name__)
 
@@ -137,6 +138,7 @@ class Indexer:
         self._pending_sources: list[dict[str, Any]] = []
         self._model: DenseEmbedder | None = None
         self._known_model = model
+        self._writes = WriteBehind(config.store.write_queue) if config.store.write_queue > 0 else None
         self.changed = False  # anything written: derived query indexes are then out of date
 
     def ingest(self, paths: Sequence[str], progress: bool | None = None,
@@ -146,6 +148,15 @@ class Indexer:
         """`on_input(done, total, path)` is called before each input is read. `mail`:
         IMAP accounts to read after the files (storage/mail_sync.AccountSync), each
         `.run(indexer, emit, summary, progress, on_input)`."""
+        try:
+            return self._ingest(paths, progress, on_line, on_input, mail)
+        finally:
+            if self._writes is not None:
+                self._writes.close()
+
+    def _ingest(self, paths: Sequence[str], progress: bool | None,
+                on_line: Callable[[ReportLine], None] | None,
+                on_input: Callable[[int, int, str], None] | None, mail: Sequence[Any]) -> IngestSummary:
         summary = IngestSummary()
         emit = _Emitter(summary, on_line, self.config.ingest.ingest)
         self._load_known()
@@ -173,6 +184,7 @@ class Indexer:
         if on_input is not None:
             on_input(len(inputs), len(inputs), "")  # all read; what is left is writing
         self._flush(final=True)
+        self._drain()
         if self._model is not None and model_cache.needs_refit(self._model, self.store, self.config.embedding):
             self._model = model_cache.refit_from_store(self.store, self.config.embedding, self.config.text)
             self.changed = True
@@ -241,6 +253,8 @@ class Indexer:
             status = SKIPPED if isinstance(err, UnsupportedInput) else FAILED
             emit(ReportLine(source=path, status=status, error=str(err)))
             return None
+        except StoreError:
+            raise   # the store, not this file, failed (a full disk): the run stops with its error
         except Exception as err:  # a parser bug on one file never stops the run
             log.debug("ingest of %s failed", path, exc_info=True)
             emit(ReportLine(source=path, status=FAILED, error=f"{blob.name}: {type(err).__name__}: {err}"))
@@ -251,8 +265,8 @@ class Indexer:
         stale = self._by_file.get(path, set()) - seen
         if stale:
             self.changed = True
-            self.store.delete([f"{doc_id}:{n}" for doc_id in stale
-                               for n in range(_n_chunks(self._known[doc_id]))])
+            self._write(self.store.delete, [f"{doc_id}:{n}" for doc_id in stale
+                                            for n in range(_n_chunks(self._known[doc_id]))])
             for doc_id in stale:
                 del self._known[doc_id]
             self._by_file[path] -= stale
@@ -295,7 +309,7 @@ class Indexer:
                                                model_cache.embed_text(doc.title, text)))
         if known is not None and _n_chunks(known) > len(chunks):
             self.changed = True
-            self.store.delete([f"{doc.doc_id}:{n}" for n in range(len(chunks), _n_chunks(known))])
+            self._write(self.store.delete, [f"{doc.doc_id}:{n}" for n in range(len(chunks), _n_chunks(known))])
         self._known[doc.doc_id] = base
         self._by_file[doc.file_path].add(doc.doc_id)
 
@@ -328,14 +342,26 @@ class Indexer:
             ids = [p.chunk_id for p in self._pending]
             texts = [p.embed_text for p in self._pending]
             if self._model is None:
+                self._drain()   # (the model's record is written beside the chunks)
                 self._model = model_cache.first_fit(self.store, cfg, ids, texts, self.config.text)
             self.changed = True
-            self.store.upsert(ids, [p.text for p in self._pending], [p.meta for p in self._pending],
-                              self._model.transform(texts))
+            self._write(self.store.upsert, ids, [p.text for p in self._pending], [p.meta for p in self._pending],
+                        self._model.transform(texts))
             self._pending.clear()
         if self._pending_sources:
-            self.store.put_sources(self._pending_sources)
+            self._write(self.store.put_sources, list(self._pending_sources))
             self._pending_sources.clear()
+
+    def _write(self, write: Callable[..., Any], *args: Any) -> None:
+        """A store write, behind the reading when [store] write_queue allows (write_behind.py)."""
+        if self._writes is None:
+            write(*args)
+        else:
+            self._writes.submit(write, *args)
+
+    def _drain(self) -> None:
+        if self._writes is not None:
+            self._writes.drain()
 
     def _load_known(self) -> None:
         for meta in self.store.documents() if self._documents is None else self._documents:
