@@ -48,6 +48,7 @@ class TextSection:
     synonyms_file: str
     synonym_weight: float
     translation_weight: float
+    min_translation_stem: int
     stemmer_language: str
     stopwords_keep: tuple[str, ...]
     stopwords_extra: tuple[str, ...]

@@ -359,11 +359,30 @@ class Analyzer:
                     reduced.add(content)
                 elif len(phrase) == 1:
                     whole.add(content)
+                if g >= self._first_translation and len(phrase) == 1:
+                    # ... and a word of a letter in another language is stemmed in that
+                    # language ("wycieczkę" -> "wycieczk"): so is the member, in each
+                    # configured one, its stems of at least min_translation_stem letters
+                    # (a short stem of a word in a language it is not would meet others).
+                    for variant in self._stems_everywhere(member) - {phrase[0]}:
+                        self._phrases.setdefault((variant,), []).append(g)
+                        self._phrase_content[(variant,)] = (variant,)
+                        terms[variant] = None
+                        contents[(variant,)] = None
+                        whole.add((variant,))
             self._group_terms.append(tuple(terms))
             self._group_phrases.append(tuple(phrases))
             self._group_members.append(tuple(contents))
             self._group_reduced.append(frozenset(reduced - whole))
         self._longest_phrase = max(map(len, self._phrases), default=0)
+
+    def _stems_everywhere(self, word: str) -> set[str]:
+        """A one-word `word`'s stems in every configured language, those long enough."""
+        parts = self._split(word)[0]
+        if len(parts) != 1:
+            return set()
+        return {stem for lang in self._stemmers for stem in self._stem(parts, lang)
+                if len(stem) >= self.cfg.min_translation_stem}
 
     def _one_stem(self, word: str) -> str:
         stems = self._stemmer.stemWords(self._normalise(word).split())

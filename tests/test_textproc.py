@@ -538,11 +538,19 @@ def test_a_letter_to_a_group_opens_so_in_other_languages_too(opening, to_group):
                  "hous", id="polish-house-inflected"),
     pytest.param("who is the landlord", "Hyresvärd: Stockholmshem, felanmälan 08-508 370 00.", "landlord",
                  id="swedish-landlord"),
+    pytest.param("what time does the class trip leave", "W środę jedziemy na wycieczkę do Malborka, zbiórka 7:15.",
+                 "trip", id="polish-trip-inflected"),
 ])
 def test_an_english_question_finds_the_word_in_the_households_other_languages(analyzer, question, document, term):
     terms, found = _found(analyzer, question, [document, "The garden centre is open late on Thursdays."],
                           ignore=set())
     assert found[0, terms.index(term)] and not found[1, terms.index(term)]
+
+
+def test_a_translation_is_searched_as_its_letters_language_stems_it(analyzer):
+    # BM25 meets the Polish letter's "wycieczkę" (stemmed "wycieczk") through the member "wycieczka".
+    letter = set(analyzer.tokens("W środę jedziemy na wycieczkę do Malborka, nie jest to daleko."))
+    assert letter & {t for t, _ in analyzer.query_terms("when is the school trip")}
 
 
 def test_a_translation_of_several_words_searches_its_content_words_only(tmp_path):
