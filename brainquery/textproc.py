@@ -335,6 +335,7 @@ class Analyzer:
         # "op") and the words of two letters or one ("z", "da") would otherwise search
         # every letter in that language.
         function_words = frozenset().union(*self._markers.values())
+        variants = self._stems_everywhere([m for g in groups[self._first_translation:] for m in g])
         for g, members in enumerate(groups):
             terms: dict[str, None] = {}
             phrases: dict[tuple[str, ...], None] = {}
@@ -364,7 +365,7 @@ class Analyzer:
                     # language ("wycieczkę" -> "wycieczk"): so is the member, in each
                     # configured one, its stems of at least min_translation_stem letters
                     # (a short stem of a word in a language it is not would meet others).
-                    for variant in self._stems_everywhere(member) - {phrase[0]}:
+                    for variant in variants.get(member, set()) - {phrase[0]}:
                         self._phrases.setdefault((variant,), []).append(g)
                         self._phrase_content[(variant,)] = (variant,)
                         terms[variant] = None
@@ -376,13 +377,23 @@ class Analyzer:
             self._group_reduced.append(frozenset(reduced - whole))
         self._longest_phrase = max(map(len, self._phrases), default=0)
 
-    def _stems_everywhere(self, word: str) -> set[str]:
-        """A one-word `word`'s stems in every configured language, those long enough."""
-        parts = self._split(word)[0]
-        if len(parts) != 1:
-            return set()
-        return {stem for lang in self._stemmers for stem in self._stem(parts, lang)
-                if len(stem) >= self.cfg.min_translation_stem}
+    def _stems_everywhere(self, members: Sequence[str]) -> dict[str, set[str]]:
+        """Each one-word member's stems in every configured language, those long enough
+        (one stemmer call per language for all of them)."""
+        words = {}
+        for member in members:
+            parts = self._split(member)[0]
+            if len(parts) == 1:
+                words[member] = parts[0]
+        unique = list(set(words.values()))
+        out: dict[str, set[str]] = {}
+        for lang, stemmer in self._stemmers.items():
+            if lang == self.cfg.stemmer_language:
+                continue   # (that stem is the member's own)
+            for word, stem in zip(unique, stemmer.stemWords(unique)):
+                if len(stem) >= self.cfg.min_translation_stem:
+                    out.setdefault(word, set()).add(stem)
+        return {member: out.get(word, set()) for member, word in words.items()}
 
     def _one_stem(self, word: str) -> str:
         stems = self._stemmer.stemWords(self._normalise(word).split())

@@ -2,8 +2,9 @@
 
 A Chroma write (SQLite, the full-text index, the vector index) runs in native code that
 lets go of the interpreter: while one batch is written, the next is parsed, chunked and
-embedded. At 10,000 messages the writes are about a third of an ingest's time, and this
-way most of it is hidden behind the reading.
+embedded. How much of the write that hides depends on the cores left free: on the 2-core
+development machine, where an mbox's parse workers already keep both busy, a 10,000-message
+ingest took about 3% less time (benchmarks/ingest_bench.py, paired runs).
 
 Writes keep their order (one thread), so a file's record still lands after its chunks;
 at most `depth` are queued, so memory stays a few batches; a write that failed raises in
