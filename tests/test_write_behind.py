@@ -57,6 +57,10 @@ def test_a_failed_write_raises_and_nothing_after_it_is_written():
         writes.drain()                 # and it stays failed
     writes.close()
     assert done == ["before"]
+    writes.submit(done.append, "next run")   # closed, it starts afresh
+    writes.drain()
+    writes.close()
+    assert done == ["before", "next run"]
 
 
 def _mailbox(folder, n):

@@ -37,13 +37,15 @@ class WriteBehind:
         self._settle(keep=0)
 
     def close(self) -> None:
-        """Wait for the queued writes (their errors stay theirs: `drain` raises them) and
-        stop the thread."""
+        """Wait for the queued writes and stop the thread. (Called as the ingest ends,
+        however it ends: a write's error is raised by `drain`, or the run is already
+        failing with another.) The queue may be used again afterwards."""
         try:
             for future in self._queued:
                 future.exception()
         finally:
             self._queued.clear()
+            self._failed = None
             if self._pool is not None:
                 self._pool.shutdown(wait=True)
                 self._pool = None
