@@ -21,6 +21,7 @@ Synonyms expand the question only (`query_terms`): documents are indexed as writ
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import tomllib
 import unicodedata
@@ -63,6 +64,23 @@ def fold(text: str) -> str:
     if text.isascii():
         return text.lower()
     return _COMBINING.sub("", unicodedata.normalize("NFKD", text.casefold()))
+
+
+_TABLE_ATTRIBUTES = ("_group_weight", "_first_translation", "_stem_map", "_phrases", "_group_terms",
+                     "_group_phrases", "_group_members", "_phrase_content", "_group_reduced",
+                     "_longest_phrase")
+_GROUP_TABLES: dict[tuple, dict[str, Any]] = {}
+_GROUP_TABLES_KEPT = 8      # settings seen in one process (tests vary them)
+
+
+def _tables_key(cfg: TextSection) -> tuple:
+    """The settings and the synonyms file's identity (path, size, modification time)."""
+    path = config_file(cfg.synonyms_file) if cfg.synonyms_file else None
+    try:
+        stat = os.stat(path) if path is not None else None
+    except OSError:
+        stat = None
+    return (repr(cfg), str(path), stat and (stat.st_size, stat.st_mtime_ns))
 
 
 def reuse_analyzer(candidate: "Analyzer | None", cfg: TextSection) -> "Analyzer":
@@ -316,6 +334,22 @@ class Analyzer:
         self._synonym_memo: dict[str, set[str]] = {}
         self._translation_memo: dict[str, set[str]] = {}
         self._phrase_memo: dict[str, list[tuple[str, ...]]] = {}
+        # The synonym and translation tables follow from the settings and the synonyms file
+        # alone: built once per process (a few thousand members stemmed in nine languages
+        # cost ~0.1 s, and a process sets up several Analyzers), then shared read-only.
+        key = _tables_key(cfg)
+        tables = _GROUP_TABLES.get(key)
+        if tables is None:
+            tables = self._group_tables()
+            if len(_GROUP_TABLES) >= _GROUP_TABLES_KEPT:
+                _GROUP_TABLES.clear()
+            _GROUP_TABLES[key] = tables
+        self.__dict__.update(tables)
+
+    def _group_tables(self) -> dict[str, Any]:
+        """The synonym and translation tables (`_setup`'s shared part), set on self while
+        they are built (stemming a member reads `_stem_map`) and returned."""
+        cfg = self.cfg
         synonyms, translations, stems = _read_synonyms(cfg.synonyms_file)
         groups = [*synonyms, *translations]
         self._group_weight = [cfg.synonym_weight] * len(synonyms) + [cfg.translation_weight] * len(translations)
@@ -376,6 +410,7 @@ class Analyzer:
             self._group_members.append(tuple(contents))
             self._group_reduced.append(frozenset(reduced - whole))
         self._longest_phrase = max(map(len, self._phrases), default=0)
+        return {name: getattr(self, name) for name in _TABLE_ATTRIBUTES}
 
     def _stems_everywhere(self, members: Sequence[str]) -> dict[str, set[str]]:
         """Each one-word member's stems in every configured language, those long enough

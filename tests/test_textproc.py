@@ -553,6 +553,15 @@ def test_a_translation_is_searched_as_its_letters_language_stems_it(analyzer):
     assert letter & {t for t, _ in analyzer.query_terms("when is the school trip")}
 
 
+def test_an_edited_synonyms_file_is_read_again(tmp_path):
+    # (The tables are built once per process for one file and settings: an edit is a new file.)
+    first = _custom(tmp_path, 'groups = [["vet", "animal hospital"]]\n')
+    assert "hospit" in {t for t, _ in first.query_terms("vet")}
+    second = _custom(tmp_path, 'groups = [["vet", "veterinarian", "pet clinic"]]\n')
+    searched = {t for t, _ in second.query_terms("vet")}
+    assert "clinic" in searched and "hospit" not in searched
+
+
 def test_a_translation_of_several_words_searches_its_content_words_only(tmp_path):
     # "numero di polizza": "di" is every other word of an Italian letter, "z" of a Polish one.
     custom = _custom(tmp_path, 'translations = [["policy number", "numero di polizza", "numer z polisy"]]\n')
