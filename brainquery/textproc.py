@@ -32,7 +32,7 @@ from ingest.config import ConfigError, config_file
 
 from .config import TextSection
 
-_VERSION = 3  # bump when the analysis of documents changes; cached models then refit
+_VERSION = 4  # bump when the analysis of documents changes; cached models then refit
 
 # Numbers as a person would type them, in one pass (anchored on a digit, which is fast):
 # '16" x 25" x 4"' -> '16x25x4'; "$14,850.00" -> "14850"; "34.50" -> "34.5".
@@ -58,12 +58,17 @@ _NORMALISED_TOKEN = re.compile(rf"\d+(?:\.\d+)+|{_NORMALISED_LETTER}+(?:-{_NORMA
 _COMBINING = re.compile(r"[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
 
 
+# Letters Unicode does not decompose into a base letter and an accent: "szkoła" is written
+# "szkola" as often ("wpłata", "wplata"), "Søren" "Soren".
+_UNDECOMPOSED = str.maketrans({"ł": "l", "ø": "o", "đ": "d", "ħ": "h", "ı": "i", "ŀ": "l"})
+
+
 def fold(text: str) -> str:
-    """Lowercase without accents: "Réservation" -> "reservation", "Straße" -> "strasse".
-    ASCII text (most of it) only pays for lower()."""
+    """Lowercase without accents: "Réservation" -> "reservation", "Straße" -> "strasse",
+    "Wpłata" -> "wplata". ASCII text (most of it) only pays for lower()."""
     if text.isascii():
         return text.lower()
-    return _COMBINING.sub("", unicodedata.normalize("NFKD", text.casefold()))
+    return _COMBINING.sub("", unicodedata.normalize("NFKD", text.casefold())).translate(_UNDECOMPOSED)
 
 
 _TABLE_ATTRIBUTES = ("_group_weight", "_first_translation", "_stem_map", "_phrases", "_group_terms",

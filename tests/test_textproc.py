@@ -15,7 +15,7 @@ import pytest
 
 from brainquery.config import load_config
 from brainquery.storage.embedding import DenseEmbedder
-from brainquery.textproc import Analyzer
+from brainquery.textproc import Analyzer, fold
 from ingest.config import ConfigError, config_file
 
 CONFIG = load_config()
@@ -551,6 +551,21 @@ def test_a_translation_is_searched_as_its_letters_language_stems_it(analyzer):
     # BM25 meets the Polish letter's "wycieczkę" (stemmed "wycieczk") through the member "wycieczka".
     letter = set(analyzer.tokens("W środę jedziemy na wycieczkę do Malborka, nie jest to daleko."))
     assert letter & {t for t, _ in analyzer.query_terms("when is the school trip")}
+
+
+@pytest.mark.parametrize("written, typed", [
+    ("Réservation", "reservation"), ("Straße", "strasse"),
+    # letters Unicode keeps whole: Polish mail is typed with and without them
+    ("Wpłata do 18 marca", "wplata do 18 marca"), ("Søren", "soren"),
+])
+def test_text_is_folded_to_plain_lowercase_letters(written, typed):
+    assert fold(written) == typed
+
+
+def test_a_polish_school_letter_meets_the_english_question(analyzer):
+    # "szkoła" (the member) and "w szkole" (the letter) stem alike once the ł is an l.
+    letter = set(analyzer.tokens("Spotkanie w szkole nie jest odwołane, na pewno będzie."))
+    assert letter & {t for t, _ in analyzer.query_terms("is there a meeting at school")}
 
 
 def test_an_edited_synonyms_file_is_read_again(tmp_path):
