@@ -16,6 +16,17 @@ from brainquery.query.event_eval import evaluate_events, format_outcomes, load_e
 REPO = Path(__file__).resolve().parent.parent
 NOW = datetime(2026, 11, 20, 12, tzinfo=timezone.utc)
 
+
+def _store_of(tmp_path, files: dict[str, str], now: datetime = NOW) -> Brain:
+    """A store holding these files (name: text), ingested at `now`."""
+    folder = tmp_path / "files"
+    folder.mkdir()
+    for name, text in files.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    brain = Brain(tmp_path / "store")
+    brain.ingest([folder], now=now)
+    return brain
+
 PIANO = textwrap.dedent("""\
     BEGIN:VCALENDAR
     VERSION:2.0
@@ -144,15 +155,10 @@ TRIP = textwrap.dedent("""\
     "What does Zofia need to pack for the field trip to the Museum of Nature?",
 ])
 def test_what_only_an_events_note_says_is_answered_from_the_note(tmp_path, question):
-    (tmp_path / "files").mkdir()
-    (tmp_path / "files" / "school.ics").write_text(TRIP, encoding="utf-8")
-    brain = Brain(tmp_path / "store")
-    brain.ingest([tmp_path / "files"], now=NOW)
-    result = brain.ask(question, now=NOW)
+    result = _store_of(tmp_path, {"school.ics": TRIP}).ask(question, now=NOW)
     assert result.answer.startswith("Grade 7 Field Trip - Museum of Nature; Starts"), result.answer
     assert "Students need a bagged lunch, a water bottle" in result.answer
     assert "Location:" not in result.answer
-
 
 
 AWAY = textwrap.dedent("""\
@@ -173,16 +179,12 @@ AWAY = textwrap.dedent("""\
 def test_an_all_day_entry_states_no_clock_time(tmp_path):
     """Asked what time, the letter that writes the flight's time answers, not the
     calendar's all-day entry for the trip (it names the day, no time of it)."""
-    files = tmp_path / "files"
-    files.mkdir()
-    (files / "family.ics").write_text(AWAY, encoding="utf-8")
-    (files / "trip.eml").write_text(
-        "From: Dana <dana@example.com>\nTo: Sam <sam@example.com>\nSubject: Lisbon trip\n"
-        "Date: Mon, 16 Nov 2026 20:00:00 -0500\n\n"
-        "Booked for Lisbon: my flight leaves Monday at 06:10 from Terminal 1, and I am back "
-        "Wednesday evening.\n", encoding="utf-8")
-    brain = Brain(tmp_path / "store")
-    brain.ingest([files], now=NOW)
+    brain = _store_of(tmp_path, {
+        "family.ics": AWAY,
+        "trip.eml": "From: Dana <dana@example.com>\nTo: Sam <sam@example.com>\nSubject: Lisbon trip\n"
+                    "Date: Mon, 16 Nov 2026 20:00:00 -0500\n\n"
+                    "Booked for Lisbon: my flight leaves Monday at 06:10 from Terminal 1, and I am back "
+                    "Wednesday evening.\n"})
     result = brain.ask("What time is Dana's flight to Lisbon on Monday?", now=NOW)
     assert Path(result.results[0].source).name == "trip.eml", [r.source for r in result.results]
     assert "06:10" in result.answer or "6:10" in result.answer, result.answer
@@ -212,10 +214,7 @@ HOSTILE = textwrap.dedent("""\
 def test_a_rule_firing_every_second_costs_only_the_window(tmp_path):
     # Expanded from 2020 one second at a time this would not finish; moved forward by
     # whole steps it answers like any other series.
-    (tmp_path / "files").mkdir()
-    (tmp_path / "files" / "tick.ics").write_text(HOSTILE, encoding="utf-8")
-    brain = Brain(tmp_path / "store")
-    brain.ingest([tmp_path / "files"], now=NOW)
+    brain = _store_of(tmp_path, {"tick.ics": HOSTILE})
     tick = brain.ask("Is there a tick reminder tomorrow?", now=NOW)
     assert tick.answer_kind == "occurrence" and tick.answer.startswith("Yes")
     count = brain.ask("When is the next count reminder?", now=NOW)
@@ -256,15 +255,12 @@ def _meeting_answer(tmp_path, zone: str, letters: dict[str, str]) -> str:
         END:VEVENT
         END:VCALENDAR
         """)
-    files = tmp_path / "files"
-    files.mkdir()
-    (files / "school.ics").write_text(ics.replace("\n", "\r\n"), encoding="utf-8")
-    for name, body in letters.items():
-        (files / name).write_text(f"From: Office <office@school.example>\nTo: us@example.com\nSubject: {name}\n"
-                                  f"Date: Mon, 05 Jan 2026 10:00:00 +0000\n\n{body}\n", encoding="utf-8")
-    brain = Brain(tmp_path / "store")
-    brain.ingest([files], now=datetime(2026, 1, 13, 12, tzinfo=timezone.utc))
-    return brain.ask("when is the parent teacher meeting", now=datetime(2026, 1, 13, 12, tzinfo=timezone.utc)).answer or ""
+    now = datetime(2026, 1, 13, 12, tzinfo=timezone.utc)
+    brain = _store_of(tmp_path, {"school.ics": ics.replace("\n", "\r\n"),
+                                 **{name: f"From: Office <office@school.example>\nTo: us@example.com\nSubject: {name}\n"
+                                          f"Date: Mon, 05 Jan 2026 10:00:00 +0000\n\n{body}\n"
+                                    for name, body in letters.items()}}, now)
+    return brain.ask("when is the parent teacher meeting", now=now).answer or ""
 
 
 @pytest.mark.parametrize("zone, written", [
