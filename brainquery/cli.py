@@ -415,8 +415,10 @@ def cmd_mcp(brain: Brain, args: argparse.Namespace) -> int:
 
 def render_answer(result) -> str:
     """The answer, the confidence message, then the sources with type, date and age."""
-    lines = [f"Q: {result.query}  [{result.pattern}]",
-             f"A: {result.answer if result.answer is not None else '—'}"]
+    lines = [f"Q: {result.query}  [{result.pattern}]"]
+    if result.read_as:
+        lines.append("   (read as: " + ", ".join(f"{typed} → {read}" for typed, read in result.read_as.items()) + ")")
+    lines.append(f"A: {result.answer if result.answer is not None else '—'}")
     if result.evidence and result.answer_kind not in ("sentence", "unknown"):
         # A value alone: the sentence it came from says what it is a value of.
         lines.append(f"   “{result.evidence['text'][:200]}” — {result.evidence['title'][:60]}")

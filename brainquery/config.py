@@ -178,6 +178,8 @@ class ScoringSection:
     coverage_word_suffixes: tuple[str, ...]   # "NCT'd" ("nctd") as "nct"
     coverage_word_min_stem: int               # ... leaving at least this many letters
     coverage_word_compound_min: int           # a word this long may open a compound ("Kaminfeger-meister")
+    slip_min_letters: int                     # a word this long the store lacks may be a slip (spelling.py)
+    slip_dictionary: str                      # ... unless pyspellchecker's list of this language has it
     coverage_name_share: float
     aside_break: str
     aside_weight: float
@@ -229,6 +231,12 @@ class ScoringSection:
         stages = list(self.stages)
         if not stages or any(n < 1 for n in stages) or stages != sorted(set(stages)):
             raise ConfigError(f"config key scoring.stages must be increasing counts of at least 1, got {stages}")
+        if self.slip_dictionary:
+            from spellchecker import SpellChecker
+
+            if self.slip_dictionary not in SpellChecker.languages():
+                raise ConfigError(f"config key scoring.slip_dictionary: no word list for {self.slip_dictionary!r}; "
+                                  f"one of {', '.join(SpellChecker.languages())} or \"\"")
 
 
 @dataclasses.dataclass(frozen=True)

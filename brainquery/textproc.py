@@ -259,6 +259,18 @@ class Analyzer:
         """The content terms of each member of a synonym group, one tuple a member."""
         return self._group_members[group]
 
+    @property
+    def member_stems(self) -> frozenset[str]:
+        """Every stemmed word of every synonym and translation member: words the
+        configuration knows."""
+        return frozenset(w for phrase in self._phrases for w in phrase)
+
+    def stem_words(self, words: Sequence[str]) -> list[str]:
+        """The default language's stems of plain lower-case words, one call and no memo
+        (for many words asked once: the spellings a slip may have been meant as)."""
+        stems = self._stemmers[self.cfg.stemmer_language].stemWords(list(words))
+        return [self._stem_map.get(s, s) for s in stems]
+
     def reduced_members(self, group: int) -> frozenset[tuple[str, ...]]:
         """The members of a group written in several words of which one is a content
         word ("early out" is ("earli",)): as loose as that word alone."""

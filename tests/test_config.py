@@ -37,6 +37,7 @@ def test_user_file_overrides_only_its_keys(tmp_path, monkeypatch):
     pytest.param('[bm25]\nidf = "bm42"\n', "bm25.idf", id="unknown-idf"),
     pytest.param("[scoring]\nstages = []\n", "scoring.stages", id="no-stages"),
     pytest.param("[scoring]\nstages = [60, 30]\n", "scoring.stages", id="stages-out-of-order"),
+    pytest.param('[scoring]\nslip_dictionary = "english"\n', "scoring.slip_dictionary", id="no-such-word-list"),
     pytest.param('[answer]\nspans = [["size", "(unclosed"]]\n', "answer.spans", id="bad-regex"),
     pytest.param('[answer]\nretraction_change = "from {old"\n', "answer.retraction_change", id="bad-template"),
     pytest.param('[evaluation]\nheldout_set_floors = { "x.jsonl" = { p_at_1 = 0.5 } }\n',

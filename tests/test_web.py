@@ -106,6 +106,12 @@ def test_openapi_describes_the_three_endpoints(client):
     assert {"answer", "message", "level", "conflicts", "results"} <= set(ask)
 
 
+def test_a_question_read_with_a_slip_of_the_keys_says_how_it_was_read(client):
+    page = client.get("/", params={"q": "what size is our furnace fliter"}).text
+    assert '<p class="read-as">Read as: <s>fliter</s> filter</p>' in page
+    assert "16x25x4" in page
+
+
 # ---- untrusted text renders inert --------------------------------------------------------
 class _Markup(HTMLParser):
     """Every element and attribute a page really has (escaped text is not an element)."""

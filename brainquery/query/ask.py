@@ -33,8 +33,9 @@ from .question import QuestionError, check_question  # noqa: F401 (importers nam
 from .query_index import QueryIndex
 from .relative_dates import resolve as resolve_relative
 from .rank import Ranked, Ranker
-from .router import PATTERNS, Route, Router, load_router
+from .router import PATTERNS, Route, Router, load_router, router_questions
 from .scorers import Query, dense_trust
+from .spelling import Speller
 from ..textproc import fold, reuse_analyzer
 from .timewindow import TimeWindow
 
@@ -129,6 +130,9 @@ class AskResult:
     # `description` (what the documents say it is), `answer` (its best answer), `source`,
     # `title`, `doc_id`, `qualifier` and `question` (the question re-asked with it).
     candidates: list[dict[str, Any]] = dataclasses.field(default_factory=list)
+    # Words of the question read as another word the documents use ({"sevice": "service"}):
+    # a slip of the keys (query/spelling.py).
+    read_as: dict[str, str] = dataclasses.field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         out = dataclasses.asdict(self)
@@ -208,6 +212,10 @@ class Asker:
         epoch = index.doc_epoch[index.chunk_doc]
         self._written_at = np.where(index.doc_type[index.chunk_doc] == self._event_code, -np.inf, epoch)
         self._ambiguity = AmbiguityFinder(index, config.ambiguity, self.analyzer, self._question_words)
+        self._speller = Speller(self.analyzer, index.bm25.vocab_ if index.n_chunks else {},
+                                index.bm25.idf_ if index.n_chunks else np.zeros(0),
+                                [*words, *router_questions(config.router)], config.scoring.slip_min_letters,
+                                config.scoring.slip_dictionary)
         self._store_lean: int | None = None   # how the store writes dates (_day_first), once asked
         self._asked_days: tuple[int, int] | None = None   # this question's (_days_asked)
 
@@ -218,7 +226,9 @@ class Asker:
         check_question(question, k, self.config.scoring.max_question_chars)
         k = k or self.config.scoring.default_k
         self._extracts = {}
-        typed, question = question, self._ambiguity.mark_possessives(question)
+        typed = question
+        question, slips = self._speller.correct(question)
+        question = self._ambiguity.mark_possessives(question)
         if now.tzinfo != self._zone:
             self._days_named = {}
         self._zone = now.tzinfo
@@ -260,7 +270,7 @@ class Asker:
             ranked = self._supersede(question, route, ranked, query.kind, term_weights, query.now, off_topic)
         shown = ranked + [r for r in off_topic if r not in ranked]
         results = [self._source(r, term_weights) for r in shown[:k]]
-        base = dict(query=typed, now=now.isoformat(), pattern=route.pattern,
+        base = dict(query=typed, now=now.isoformat(), pattern=route.pattern, read_as=slips,
                     pattern_scores={p: round(float(route.scores[p]), 4) for p in PATTERNS},
                     halting={"stage": halting.stage, "reason": halting.reason}, results=results,
                     recency=round(route.recency, 4), cues=route.cues,

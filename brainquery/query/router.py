@@ -400,6 +400,11 @@ class Router:
         )
 
 
+def router_questions(cfg: RouterSection) -> list[str]:
+    """The example questions the router is fitted on (`queries_file`)."""
+    return read_queries(config_file(cfg.queries_file))[0]
+
+
 def read_queries(path) -> tuple[list[str], list[str]]:
     """(questions, patterns) from a `pattern<TAB>question` file with a header line."""
     with open(path, newline="", encoding="utf-8") as fh:
