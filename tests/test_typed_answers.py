@@ -481,6 +481,9 @@ def test_the_confidence_is_the_fitted_probability_of_being_right(asked_corpus):
     pytest.param("Risk address: 12 Ashgrove Terrace, Ballincollig, Co. Cork P31 X7K2",
                  ["Risk address: 12 Ashgrove Terrace, Ballincollig, Co. Cork P31 X7K2"], id="a-county"),
     pytest.param("Total (incl. GST): Rs. 6,318.00", ["Total (incl. GST): Rs. 6,318.00"], id="rupees"),
+    pytest.param("Ab 1. Dezember: Dr. med. dent. Selina Amrein. Vet: Dr. med. vet. Laura Brändli.",
+                 ["Ab 1. Dezember: Dr. med. dent. Selina Amrein.", "Vet: Dr. med. vet. Laura Brändli."],
+                 id="a-degree-in-a-title"),
 ])
 def test_titles_and_initials_end_no_sentence(text, sentences):
     from brainquery.query.answer import split_sentences

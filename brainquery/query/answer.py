@@ -19,10 +19,12 @@ from ..config import AnswerSection
 
 # A full stop after a title, an initial or an abbreviation that always goes on ends no
 # sentence: "Dr. Hannah Brooks", "J. Smith", "Annual premium (incl. 3% levy) €612.40",
-# "Ballincollig, Co. Cork"; nor does a currency's ("Total: Rs. 6,318.00", "kr. 450"), nor
-# the Scandinavian clock's ("stänger kl. 17.30") or an approximation's ("ca. 20 minutes").
+# "Ballincollig, Co. Cork"; nor does a degree's in a title ("Dr. med. dent. Selina Amrein",
+# "Dipl.-Ing.", "Mag. phil."), a currency's ("Total: Rs. 6,318.00", "kr. 450"), the
+# Scandinavian clock's ("stänger kl. 17.30") or an approximation's ("ca. 20 minutes").
 _NOT_AN_END = "".join(rf"(?<!\b{re.escape(word)})" for word in (
     "Dr.", "Mr.", "Mrs.", "Ms.", "Mx.", "St.", "Jr.", "Sr.", "Prof.", "Mt.", "Rev.", "Hr.", "Fr.", "Nr.", "No.",
+    "med.", "dent.", "vet.", "phil.", "rer.", "nat.", "iur.", "jur.", "oec.", "Dipl.", "Ing.", "Mag.", "lic.",
     "Rs.", "kr.", "Kr.", "kl.", "Kl.", "ca.", "Ca.",
     "incl.", "Incl.", "excl.", "Excl.", "approx.", "Approx.", "inkl.", "zzgl.", "e.g.", "i.e.", "vs.", "Co."))
 _MIN_TURNS, _MIN_VOICES = 2, 2     # what makes lines opening "Name:" a conversation
@@ -30,8 +32,8 @@ _MIN_TURNS, _MIN_VOICES = 2, 2     # what makes lines opening "Name:" a conversa
 _SPEAKER = re.compile(r"^[ \t]*([A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*){0,2}):[ \t]", re.MULTILINE)
 # (The cheap look back at the full stop comes first: at every other position the
 # abbreviations' look-backs are never tried, which makes a split ~18x cheaper.)
-_SENTENCE_END = re.compile(r"(?<=[.!?])" + _NOT_AN_END + r"(?<!\b[A-Z]\.)\s+(?=[\"'(\[]?[A-Z0-9])"
-                           r"|\n\s*\n|\n(?=\s*[-*•]\s)|\n(?=[A-Z][\w /&-]{0,40}:)")
+_SENTENCE_END_TEXT = (r"(?<=[.!?])" + _NOT_AN_END + r"(?<!\b[A-Z]\.)(?!{ordinal})\s+(?=[\"'(\[]?[A-Z0-9])"
+                      r"|\n\s*\n|\n(?=\s*[-*•]\s)|\n(?=[A-Z][\w /&-]{{0,40}}:)")
 _MAYBE_END = re.compile(r"[.!?]\s")
 _SPACE = re.compile(r"\s+")
 # A day written with dots (17.06.2026): day first wherever dates are written so.
@@ -107,7 +109,7 @@ def split_with_speakers(text: str, wrapped_line_chars: int = 0) -> list[tuple[st
         rest = block[number.end():] if number else block
         # A line without ". " (most of a letter's) has no sentence end to split at: the
         # lookbehinds of _SENTENCE_END need not be tried at every position of it.
-        pieces = _SENTENCE_END.split(rest) if _MAYBE_END.search(rest) else [rest]
+        pieces = _sentence_end().split(rest) if _MAYBE_END.search(rest) else [rest]
         if number:
             pieces[0] = number.group(0) + pieces[0]
         for piece in pieces:
@@ -798,6 +800,16 @@ _SHORT_MONTH_NAMES = ("mai", "mei", "mars", "märz", "juin", "juni", "juli", "ao
                       "luty")
 _ENGLISH_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
                    "october", "november", "december")
+
+
+@lru_cache(maxsize=1)
+def _sentence_end() -> re.Pattern:
+    """Where a sentence ends (see _SENTENCE_END_TEXT): not at the dot of a day written as
+    an ordinal before its month, as German and the Scandinavian languages write it ("ab 1.
+    Dezember", "den 5. mars")."""
+    months = "|".join([*_ENGLISH_MONTHS, _foreign_months()[0]])
+    ordinal = rf"(?:(?<=\b\d\.)|(?<=\b\d\d\.))\s+(?i:{months})\b"
+    return re.compile(_SENTENCE_END_TEXT.format(ordinal=ordinal))
 
 
 @lru_cache(maxsize=1)
