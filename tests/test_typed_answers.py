@@ -1439,3 +1439,16 @@ def test_a_total_label_heading_a_column_of_items_is_no_total_of_the_first():
             "2 Szczepienie RCP / RCP vaccination 90,00\n3 Odrobaczenie / Deworming (tablet) 35,00\n"
             "Razem / Total 185,00 zl\n")
     assert answer_of(text, "how much was the cats last vet bill", "amount").shown == "185,00"
+
+
+def test_a_day_a_letter_names_relative_to_itself_is_written_as_the_household_writes_days(tmp_path):
+    """"went in yesterday" in a mail that writes no date of its own, in a household whose
+    bills write 14.10.2025: the day is answered 09.01.2026, not "January 9, 2026"."""
+    files = {f"rechnung-{n}.txt": f"Rechnung Nr. 2025/{n}\nDatum: {day}\nLeistung: Kontrolle Heizung am {day}.\n"
+             for n, day in enumerate(("14.10.2025", "03.11.2025", "28.11.2025"))}
+    files["router.eml"] = ("From: Tomasz <tomasz@example.org>\nTo: Ania <ania@example.org>\nSubject: internet\n"
+                           "Date: Sat, 10 Jan 2026 18:00:00 +0100\n\n"
+                           "The new FalaNet router went in yesterday, it is in the hall cupboard.\n")
+    result = _brain_of(tmp_path, files, now=NOW).ask("when did the new router go in", now=NOW).to_dict()
+    assert result["answer"] == "09.01.2026", result["answer"]
+    assert result["answer_kind"] == "date"

@@ -912,6 +912,11 @@ def numeric_date_form(text: str) -> str | None:
     return form if count > in_words else None
 
 
+def writes_dates(text: str) -> bool:
+    """Does a text write any date, in words or in numbers?"""
+    return any(p.search(text) for p in (_DAY_MONTH, _MONTH_DAY, *(pattern for pattern, _ in _NUMBER_FORMS)))
+
+
 def day_first_lean(text: str) -> int:
     """How a text writes its dates: > 0 day first ("9 October", "17/03/2023"), < 0 month
     first ("October 9", "03/17/2023"), 0 when it does not say."""

@@ -11,7 +11,7 @@ import dataclasses
 import functools
 import logging
 import re
-from datetime import UTC, date, datetime, tzinfo
+from datetime import UTC, date, datetime, timedelta, tzinfo
 from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
@@ -217,6 +217,7 @@ class Asker:
                                 [*words, *router_questions(config.router)], config.scoring.slip_min_letters,
                                 config.scoring.slip_dictionary)
         self._store_lean: int | None = None   # how the store writes dates (_day_first), once asked
+        self._store_form: str | None = None   # ... in numbers ("%d.%m.%Y"; "" in words: _written_as)
         self._asked_days: tuple[int, int] | None = None   # this question's (_days_asked)
 
     def ask(self, question: str, now: datetime, k: int | None = None,
@@ -342,8 +343,11 @@ class Asker:
                 if past and relative is not None and relative.start > now.date():
                     relative = None
             if relative is not None:
-                extract = dataclasses.replace(extract, value=relative.start.isoformat(),
-                                              shown=relative.words(self.config.events))
+                # A day as the household writes its days ("went in yesterday", in a store
+                # of "09.01.2026": 09.01.2026); a week or a month in words.
+                one_day = relative.end - relative.start == timedelta(days=1)
+                shown = self._written_as(top.doc, relative.start) if one_day else relative.words(self.config.events)
+                extract = dataclasses.replace(extract, value=relative.start.isoformat(), shown=shown)
             elif extract.value is None and past:
                 # No date in the words: the document's own date is the answer to "when" (it
                 # happened then; "when is the market" is no question of when we read of it), as
@@ -1060,8 +1064,15 @@ class Asker:
 
     def _written_as(self, doc: int, day: date) -> str:
         """A day as the document writes its dates: in numbers when it writes them so
-        ("14.10.2025", "2025-10-14"), else in words, day or month first as it does."""
-        form = answers.numeric_date_form(self._doc_text(doc))
+        ("14.10.2025", "2025-10-14"), else in words, day or month first as it does. A
+        document that writes no date (a note: "went in yesterday") writes them as the
+        household's documents mostly do."""
+        text = self._doc_text(doc)
+        form = answers.numeric_date_form(text)
+        if form is None and not answers.writes_dates(text):
+            if self._store_form is None:
+                self._store_form = answers.numeric_date_form("\n".join(self._sample_texts())) or ""
+            form = self._store_form
         return day.strftime(form) if form else day_words(day, self.config.events, self._day_first(doc))
 
     def _day_first(self, doc: int) -> bool | None:
