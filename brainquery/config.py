@@ -142,6 +142,8 @@ class EvaluationSection:
     ambiguity_dev3_qualified_asked: float
     ambiguity_dev4_asked: float
     ambiguity_dev4_qualified_asked: float
+    ambiguity_dev5_asked: float
+    ambiguity_dev5_qualified_asked: float
     ambiguity_heldout2_asked: float
     ambiguity_heldout2_qualified_asked: float
 

@@ -194,6 +194,24 @@ TOLD_APART = {
         _mail("Caroline <caroline@example.net>", "Chat 14", 3,
               "Caroline: my sister Melanie is coming on Friday at 9 am, so no camping."),
     ], "Melanie", False),
+    "a boat named on its mooring bill and a teacher with a surname": ([
+        _mail("Kinloch Bay Harbour Trust <accounts@kinlochbayharbour.example>", "Mooring account", 2,
+              "Mooring M22\nVessel Ailsa\nKeeper D. Sinclair\nCrane-in on Friday at 8 am."),
+        _mail("Ailsa Moffat <ailsa@moffatpiano.example>", "Lessons", 3,
+              "Isla's lesson is on Friday at 4 pm as usual.\n\nAilsa Moffat"),
+    ], "Ailsa", True),
+    "a surname's initial is not another surname": ([
+        _mail("Kirsty M <kirsty.m@kinlochbaycc.example>", "Saturday", 2,
+              "Could you bring gloves on Friday at 9 am?\n\nKirsty M"),
+        _mail("Kirsty Sinclair <kirsty.sinclair@northmail.example>", "Easter", 3,
+              "We'll arrive on Friday at 1 pm.\n\nKirsty Sinclair"),
+    ], "Kirsty", True),
+    "a friend in a contacts list and the caravan park her name names": ([
+        _mail("Claire Novak <claire@example.org>", "Contacts", 2,
+              "Morven C - 07700 900753, lunch on Friday at 1 pm\nMorven Caravan Park - 01632 960290"),
+        _mail("Morven Caravan Park <bookings@morvencaravanpark.example>", "Booking confirmation", 3,
+              "Thank you for booking with Morven Caravan Park. Check-in on Friday from 2 pm."),
+    ], "Morven", True),
     "a title's capitals are no surname": ([
         _mail("Cedar Ridge Stables <office@cedarridge.example>", "Lucy Riding Lessons", 2,
               "Lucy's riding lesson moves to Friday at 9 am; riding helmets are provided."),
@@ -253,7 +271,7 @@ def test_a_shared_list_speaks_for_each_name_only_in_its_own_line(tmp_path):
     assert len(phone["candidates"]) == 2, phone["candidates"]
 
 
-@pytest.fixture(scope="module", params=["dev", "dev2", "dev3", "dev4", "heldout", "heldout2"])
+@pytest.fixture(scope="module", params=["dev", "dev2", "dev3", "dev4", "dev5", "heldout", "heldout2"])
 def ambiguity_set(request, tmp_path_factory):
     folder = FIXTURES / "ambiguity16" / request.param
     questions = load_ambiguity_questions(folder / "questions.jsonl")
@@ -262,6 +280,42 @@ def ambiguity_set(request, tmp_path_factory):
     brain.ingest([folder / "files"], now=noon_utc(max(q.now for q in questions)))
     outcomes = evaluate_ambiguity(lambda q, now: brain.ask(q, now=now).to_dict(), questions, noon_utc)
     return request.param, outcomes
+
+
+def test_a_pick_up_tells_no_entity_apart(tmp_path):
+    """A child, a pet or a cake is picked up: "when can we pick up Biscuit" names the guinea
+    pig at the vet's and the bakery's order alike."""
+    (tmp_path / "0.eml").write_text(_mail(
+        "Links Vets <desk@linksvets.example>", "Biscuit", 2,
+        "Biscuit (guinea pig) is staying in for observation; you can pick her up on Friday after 5 pm."))
+    (tmp_path / "1.eml").write_text(_mail(
+        "Biscuit Bakehouse <orders@biscuitbakehouse.example>", "Order confirmation", 3,
+        "Thank you for your order! Collection: Saturday from 10 am. Balance due on collection £32.00."))
+    brain = Brain(tmp_path / "store")
+    brain.ingest([tmp_path], now=NOW)
+    result = brain.ask("when can we pick up biscuit", now=NOW).to_dict()
+    assert result["answer_kind"] == "ambiguous", result["answer"]
+
+
+def test_a_town_two_organisations_are_named_after_joins_no_two_entities(tmp_path):
+    """The boat's harbour and the exam's music centre are both in Kinloch Bay: the exam the
+    teacher booked is still only the teacher's."""
+    (tmp_path / "harbour.eml").write_text(_mail(
+        "Kinloch Bay Harbour Trust <accounts@kinlochbayharbour.example>", "Mooring account", 2,
+        "Mooring M22\nVessel Ailsa\nAnnual mooring fee £340.00, due by March 31."))
+    (tmp_path / "teacher.eml").write_text(_mail(
+        "Ailsa Moffat <ailsa@moffatpiano.example>", "Exam booked", 3,
+        "I've booked Isla's Grade 3 exam for Saturday at 10:20am.\n\nAilsa Moffat"))
+    (tmp_path / "family.ics").write_text(
+        "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Family//EN\r\nBEGIN:VEVENT\r\n"
+        "UID:exam@example.org\r\nDTSTAMP:20261101T000000Z\r\nDTSTART:20261121T102000Z\r\n"
+        "DTEND:20261121T110000Z\r\nSUMMARY:Isla exam 10:20 (Ailsa)\r\n"
+        "LOCATION:Kinloch Bay Music Centre\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n", encoding="utf-8")
+    brain = Brain(tmp_path / "store")
+    brain.ingest([tmp_path], now=NOW)
+    result = brain.ask("what time is the exam ailsa booked for isla", now=NOW).to_dict()
+    assert result["answer_kind"] != "ambiguous", result["candidates"]
+    assert "10:20" in (result["answer"] or ""), result["answer"]
 
 
 def test_a_pets_calendar_entry_is_where_it_goes_not_what_it_is(tmp_path):

@@ -178,13 +178,30 @@ class AmbiguityFinder:
         # the cat registered at the vet as "Maisie Brennan-Osei").
         sorts = [sorts_of(ds) for _, ds in typed]
 
+        def namesake(a: int, b: int) -> bool:
+            # A first name with a surname and a business the word names ("Morven C",
+            # "Morven Caravan Park"): entities.py's namesakes, across documents.
+            return bool(surnames[a]) and "org" not in sorts[a] and "org" in sorts[b] and not (surnames[b] or given[b])
+
         def apart(a: int, b: int) -> bool:
             return ((surnames[a] and surnames[b] and not same_names(surnames[a], surnames[b]))
                     or (given[a] and given[b] and not same_names(given[a], given[b]))
-                    or not compatible(sorts[a], sorts[b]))
+                    or not compatible(sorts[a], sorts[b]) or namesake(a, b) or namesake(b, a))
 
-        def keys(ds) -> list[str]:
-            return [plain(x) for x in ds if not x.startswith(CONTEXT) or _is_word(plain(x))]
+        # A word of the senders' and places' names that several of them share is their
+        # town or their trade ("Kinloch Bay Harbour Trust", "Kinloch Bay Music Centre"), no
+        # one entity's.
+        names_of: dict[str, set[frozenset[str]]] = {}
+        for _, ds in typed:
+            context = frozenset(x for x in ds if x.startswith(CONTEXT + "w:"))
+            for x in context:
+                names_of.setdefault(x, set()).add(context)
+        shared = {x for x, names in names_of.items() if len(names) > 1}
+
+        def keys(ds) -> list[tuple[str, bool]]:
+            """The descriptors records join on, and whether each is the document's context."""
+            return [(plain(x), x.startswith(CONTEXT)) for x in ds
+                    if not x.startswith(CONTEXT) or (_is_word(plain(x)) and x not in shared)]
 
         # Records that name the person in full join first; one that gives no first name or
         # surname ("Maisie (cat) - vet, Dr. Patel") then joins the entity it shares words
@@ -194,10 +211,12 @@ class AmbiguityFinder:
         for i in order:
             ds = typed[i][1]
             if not (surnames[i] or given[i]):
-                near = {root(owner[d]) for d in keys(ds) if d in owner}
+                near = {root(owner[d]) for d, _ in keys(ds) if d in owner}
                 if len(near) > 1 and any(apart(a, b) for a in near for b in near if a != b):
                     continue
-            for d in keys(ds):
+            for d, context in keys(ds):
+                if d in owner and context and typed[owner[d]][0] == typed[i][0]:
+                    continue   # two entities of one document share its context, not an identity
                 if d in owner:
                     a, b = root(i), root(owner[d])
                     if a != b and apart(a, b):
@@ -365,12 +384,16 @@ def _own(entity: Entity) -> set[str]:
 def _distinct(a: Entity, b: Entity, proper: Callable[[str], bool]) -> bool:
     """Can what is said around the name in each not be one thing?"""
     sorts_a, sorts_b = sorts_of(a.descriptors), sorts_of(b.descriptors)
-    if sorts_a and sorts_b and not compatible(sorts_a, sorts_b):
+    surnames_a, surnames_b = _surnames(a, proper), _surnames(b, proper)
+    # A first name with a surname and nothing else said of it is a person: not the boat
+    # or the pony of that name ("Ailsa Moffat", the "Vessel: Ailsa" on a mooring bill).
+    said_a = sorts_a or ({"person"} if surnames_a else set())
+    said_b = sorts_b or ({"person"} if surnames_b else set())
+    if said_a and said_b and not compatible(said_a, said_b):
         return True
     # A first name with a surname is a person: not another person's surname ("Rowan Feld",
     # "Rowan Achebe"), not a business that is its own sender ("Sage Thompson", "Sage
     # <reservations@sagekingston.ca>"); "Ken Marlowe" and "Marlowe Roofing" stay one.
-    surnames_a, surnames_b = _surnames(a, proper), _surnames(b, proper)
     if surnames_a and surnames_b and not same_names(surnames_a, surnames_b):
         return True
     # A surname with a first name is a person: another first name, another person ("Dr
@@ -397,7 +420,10 @@ def _given(entity: Entity, proper: Callable[[str], bool]) -> set[str]:
 
 
 def _surnames(entity: Entity, proper: Callable[[str], bool]) -> set[str]:
-    return {d[len(SURNAME):] for d in _own(entity) if d.startswith(SURNAME) and proper(d[len(SURNAME):])}
+    """Its surnames, an initial too ("Kirsty M": no word of the documents, but no
+    other Kirsty's Sinclair either)."""
+    return {d[len(SURNAME):] for d in _own(entity)
+            if d.startswith(SURNAME) and (len(d) == len(SURNAME) + 1 or proper(d[len(SURNAME):]))}
 
 
 def _ranked(sets) -> tuple[str, ...]:

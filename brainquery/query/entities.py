@@ -472,7 +472,8 @@ class EntityExtractor:
             names = {d for d in found if d.startswith((SURNAME, GIVEN))}
             for cluster in clusters:
                 theirs = {d for d in cluster if d.startswith((SURNAME, GIVEN))}
-                if compatible(sorts_of(cluster), sorts_of(found)) and not (names and theirs and not same_names(names, theirs)):
+                if (compatible(sorts_of(cluster), sorts_of(found)) and not (names and theirs and not same_names(names, theirs))
+                        and not _namesakes(found, cluster)):
                     cluster |= found
                     break
             else:
@@ -482,6 +483,20 @@ class EntityExtractor:
         if not clusters:
             return [tuple(sorted(context))]
         return [tuple(sorted(c | context)) for c in clusters]
+
+
+def _namesakes(a: set[str], b: set[str]) -> bool:
+    """A first name with a surname ("Morven C" in a contacts list) and a business or place
+    the word names ("Morven Caravan Park", a line below) are two: a person's own business
+    carries their surname, and that is the name's surname record ("Hale Plumbing" of
+    Marcus Hale names "Hale" with the first name "Marcus")."""
+    def person(x: set[str]) -> bool:
+        return any(d.startswith(SURNAME) for d in x) and "org" not in sorts_of(x)
+
+    def business(x: set[str]) -> bool:
+        return "org" in sorts_of(x) and not any(d.startswith((SURNAME, GIVEN)) for d in x)
+
+    return (person(a) and business(b)) or (person(b) and business(a))
 
 
 def address_parts(value: str) -> tuple[str, str]:
