@@ -1452,3 +1452,12 @@ def test_a_day_a_letter_names_relative_to_itself_is_written_as_the_household_wri
     result = _brain_of(tmp_path, files, now=NOW).ask("when did the new router go in", now=NOW).to_dict()
     assert result["answer"] == "09.01.2026", result["answer"]
     assert result["answer_kind"] == "date"
+
+
+def test_a_day_written_without_its_year_gets_the_year_after_the_month_not_its_dot(tmp_path):
+    brain = _brain_with(tmp_path, "cup.eml",
+        "From: IK Ekbacken P19 <p19@ekbacken.example>\nTo: Sara <sara@example.org>\nSubject: Cup\n"
+        "Date: Wed, 18 Nov 2026 19:00:00 +0100\n\n"
+        "2) Ekbacken Cup, Saturday 5 December. The players should be in hall B at 08.30.\n")
+    result = brain.ask("when is the ekbacken cup", now=NOW).to_dict()
+    assert "(5 December 2026)" in result["answer"], result["answer"]

@@ -360,7 +360,8 @@ class Asker:
             elif extract.shown and (year := answers.year_of(
                     extract.shown, written.date(), self.config.answer.undated_year_lookback_days)) is not None:
                 # "Fri 18 - Mon 21 August", written in June 2023: the year is the letter's.
-                full = f"{extract.shown} {year}"
+                # (A month written with its abbreviation's dot, "5 Dec.", keeps no dot before the year.)
+                full = f"{extract.shown.rstrip('.')} {year}"
                 extract = dataclasses.replace(extract, text=f"{extract.text} ({full})", shown=full)
         event = self._event_answer(question, route, kind, top, now)
         conflicts = self._conflicts(ranked, extract, kind, term_weights)
