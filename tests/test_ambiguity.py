@@ -318,6 +318,21 @@ def test_a_town_two_organisations_are_named_after_joins_no_two_entities(tmp_path
     assert "10:20" in (result["answer"] or ""), result["answer"]
 
 
+def test_words_said_in_passing_tell_no_entity_apart(tmp_path):
+    """"sorry, brain is mush" happens to be in the friend's chatty mail, not in the
+    accountant's: it still says nothing of which Niamh is meant."""
+    (tmp_path / "friend.eml").write_text(_mail(
+        "Niamh Doherty <niamh.doherty@postbox.example>", "Easter", 2,
+        "Sorry for the silence, my brain is mush with the school run! We'd love to see you all on Friday at 2 pm."))
+    (tmp_path / "accountant.eml").write_text(_mail(
+        "Niamh Kerr <niamh@kerrlyle.example>", "Your tax return", 3,
+        "Please bring your P60 to our meeting on Friday at 10 am.\n\nNiamh Kerr\nKerr & Lyle Accountants"))
+    brain = Brain(tmp_path / "store")
+    brain.ingest([tmp_path], now=NOW)
+    result = brain.ask("sorry brain is mush - when are we next seeing niamh?", now=NOW).to_dict()
+    assert result["answer_kind"] == "ambiguous", result["answer"]
+
+
 def test_a_pets_calendar_entry_is_where_it_goes_not_what_it_is(tmp_path):
     # "Bramble - vet": the dog's visit, not a vet called Bramble.
     (tmp_path / "family.ics").write_text(

@@ -95,6 +95,17 @@ def test_a_day_on_the_calendar_leads_with_an_event_of_that_day(asked_corpus, que
     assert top.doc_type == "calendar_event" and top.age_days == 0, (top.title, top.doc_type, top.age_days)
 
 
+@pytest.mark.parametrize("question, when", [
+    pytest.param("sorry, my brain is mush this week - when is the winter concert? around december i think",
+                 "december", id="an-aside-names-no-time-of-the-question"),
+    pytest.param("Last November, which Friday was the early dismissal for conferences?",
+                 "last november", id="a-clause-that-only-says-when-is-the-question-s-time"),
+])
+def test_the_time_a_question_asks_about_is_its_own_not_its_asides(asked_corpus, question, when):
+    window = asked_corpus.ask(question, now=ASK_NOW).window
+    assert window is not None and window["text"] == when, window
+
+
 def test_an_answer_does_not_depend_on_the_questions_asked_before_it(asked_corpus):
     # What one question reads (sentences, words) is kept for the next: never its answers.
     questions = ["Is Friday a half-day?", "What size is our HVAC filter?",

@@ -63,9 +63,11 @@ class AmbiguityFinder:
         self.question_words = question_words
         self.generic = set(analyzer.tokens(" ".join(cfg.generic_words))) | set(cfg.generic_words)
 
-    def find(self, question: str, hybrid: np.ndarray, window_words: set[str]) -> Ambiguity | None:
+    def find(self, question: str, hybrid: np.ndarray, window_words: set[str],
+             aside: set[str] = frozenset()) -> Ambiguity | None:
         """`hybrid`: each chunk's hybrid score for the question (-inf: not a candidate,
-        e.g. written after `now`)."""
+        e.g. written after `now`); `aside`: the stemmed words said in passing before the
+        question proper ("sorry, brain is mush this week - ..."), which tell no entity apart."""
         names = self.names(question, window_words)
         if not names:
             return None
@@ -77,7 +79,7 @@ class AmbiguityFinder:
             entities = self._by_descriptor(question, word, entities)
             if len(entities) < 2:
                 continue
-            entities = self._by_topic(question, word, entities, window_words)
+            entities = self._by_topic(question, word, entities, window_words | aside)
             # Two entities are two when what the words around the name say cannot be one
             # thing: a person and an animal or a business, or two people with different
             # first names or surnames. A document that names it bare, or only by who sent it

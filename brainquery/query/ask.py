@@ -37,7 +37,7 @@ from .router import PATTERNS, Route, Router, load_router, router_questions
 from .scorers import Query, dense_trust
 from .spelling import Speller
 from ..textproc import fold, reuse_analyzer
-from .timewindow import TimeWindow
+from .timewindow import TimeWindow, find_window
 
 _NAME = re.compile(r"\b([A-Z][a-z]+)(?:['’]s)?\b")
 _QUESTION_WORD = re.compile(r"[^\W\d_]+")
@@ -246,7 +246,7 @@ class Asker:
         self._first_asked = re.search(self.config.answer.first_cue, question, re.IGNORECASE) is not None
         self._naming_words = frozenset(self.analyzer.tokens(question)) - self._question_words
         self._rate = answers.rate_asked(question, self.config.answer)
-        route = self._anchored(self.router.route(question, now, pattern), question, now)
+        route = self._anchored(self.router.route(question, now, pattern, self._proper(question, now)), question, now)
         if route.window is not None and route.window.anchor:
             # "Before we switched practices" bounds a window by the event's first mention:
             # the window says which value, and "switched" is what the letters about it say.
@@ -281,7 +281,7 @@ class Asker:
                         **({"anchor": route.window.anchor} if route.window.anchor else {})})
         # A time the question names (a holiday too) says when, not which one.
         when = set() if route.window is None else set(self.analyzer.tokens(route.window.text))
-        ambiguity = self._ambiguity.find(question, query.hybrid_all, when)
+        ambiguity = self._ambiguity.find(question, query.hybrid_all, when, self._aside(question, self._question_words | when))
         if ambiguity is not None:
             return self._ask_back(question, ambiguity, query, term_weights, base)
         # The best coverage among the leading documents: the answer may sit in the second.
@@ -603,6 +603,20 @@ class Asker:
         if self._sources is None:
             self._sources = self.index.doc_source[self.index.chunk_doc]
         return self._sources
+
+    def _proper(self, question: str, now: datetime) -> str | None:
+        """The question proper when words in passing come before it (the clause after the
+        last break a question word opens: see `_aside`), else None. A clause that only says
+        when ("Last November, which Friday was...") is no aside: it is the question's time."""
+        match = None
+        for match in answers.compiled_regex(self.config.scoring.aside_break).finditer(question):
+            pass
+        if match is None:
+            return None
+        before = question[:match.start()]
+        said = find_window(before, now)
+        when = set(self.analyzer.tokens(said.text)) if said is not None else set()
+        return question[match.end():] if set(self.analyzer.tokens(before)) - self._question_words - when else None
 
     def _aside(self, question: str, ignore: set[str]) -> set[str]:
         """The words said only before the question proper: the clause before the last

@@ -369,14 +369,17 @@ class Router:
     def match_cues(self, question: str, now: datetime) -> list[CueMatch]:
         return self.cues_.match(normalise(question), now)
 
-    def route(self, question: str, now: datetime, pattern: str | None = None) -> Route:
+    def route(self, question: str, now: datetime, pattern: str | None = None, proper: str | None = None) -> Route:
         """Pattern, probabilities, recency need, time window and cues of one question.
-        `pattern` forces the pattern (probability 1); the rest is still extracted."""
+        `pattern` forces the pattern (probability 1); the rest is still extracted.
+        `proper`: the question proper, after words said in passing ("sorry, brain is mush
+        this week - when are we seeing Niamh, around Easter?"): a time it names is the
+        question's, whatever the aside names."""
         if now.tzinfo is None or now.utcoffset() is None:
             raise ValueError("now must be timezone-aware")
         if pattern is not None and pattern not in PATTERNS:
             raise ValueError(f"unknown pattern {pattern!r}; valid: {', '.join(PATTERNS)}")
-        window = find_window(question, now)
+        window = (find_window(proper, now) if proper else None) or find_window(question, now)
         matches = self.match_cues(question, now)
         if window is None:
             # A weekday that names no day ("switched to Thursday") is no schedule cue.
