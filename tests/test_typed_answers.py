@@ -1461,3 +1461,24 @@ def test_a_day_written_without_its_year_gets_the_year_after_the_month_not_its_do
         "2) Ekbacken Cup, Saturday 5 December. The players should be in hall B at 08.30.\n")
     result = brain.ask("when is the ekbacken cup", now=NOW).to_dict()
     assert "(5 December 2026)" in result["answer"], result["answer"]
+
+
+def test_who_did_a_job_is_the_technician_whatever_letter_their_name_opens_with(tmp_path):
+    brain = _brain_with(tmp_path, "install.eml",
+        "From: FalaNet <obsluga@falanet.example>\nTo: Tomasz <tomasz@example.org>\n"
+        "Subject: Your FalaNet installation is complete\nDate: Fri, 09 Jan 2026 14:10:00 +0100\n\n"
+        "Thank you for choosing FalaNet. Our technician completed your installation on 09.01.2026.\n\n"
+        "Device: FalaBox AX3000\nTechnician: Łukasz Pietrzak\n\nFalaNet - szybko, po naszemu.\n")
+    result = brain.ask("who installed the falanet box", now=NOW).to_dict()
+    assert "Łukasz Pietrzak" in result["answer"], result["answer"]
+
+
+@pytest.mark.parametrize("sentence, name", [
+    ("Please ask for Josée Marchand at the front desk.", "Josée Marchand"),
+    ("Your dentist is now Dr Ólöf Sigurðardóttir.", "Ólöf Sigurðardóttir"),
+    ("Talk to Łucja Żak about the trip.", "Łucja Żak"),
+])
+def test_a_name_span_is_a_name_in_any_latin_letters(sentence, name):
+    from brainquery.query.answer import span_patterns
+    found = [m.group() for m in span_patterns(CFG.answer)["name"].finditer(sentence)]
+    assert any(f.endswith(name) for f in found), found
