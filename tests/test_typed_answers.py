@@ -770,6 +770,13 @@ def test_a_question_about_one_speaker_is_answered_from_their_own_lines():
     assert "pottery course" in _about_speaker(CHAT, "what course did jonah sign up for", "jonah")
 
 
+def test_a_speaker_whose_name_opens_with_a_letter_beyond_a_to_z_speaks_their_own_lines():
+    chat = CHAT.replace("Jonah", "Łukasz").replace("Priti", "Óscar")
+    assert split_with_speakers(chat)[0][1] == "łukasz"
+    assert "pottery course" in _about_speaker(chat, "what course did łukasz sign up for", "łukasz")
+    assert _about_speaker(chat, "what course did óscar sign up for", "óscar") == ""
+
+
 def test_another_speakers_story_is_no_answer_about_this_one():
     # Jonah signed up for the course, not Priti: nothing Priti said answers it.
     assert _about_speaker(CHAT, "what course did priti sign up for", "priti") == ""

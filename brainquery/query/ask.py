@@ -39,7 +39,7 @@ from .spelling import Speller
 from ..textproc import fold, reuse_analyzer
 from .timewindow import TimeWindow, find_window
 
-_NAME = re.compile(r"\b([A-Z][a-z]+)(?:['’]s)?\b")
+_NAME = re.compile(r"\b([A-ZÀ-ÖØ-ÞĀ-ž][a-zß-öø-ÿĀ-ž]+)(?:['’]s)?\b")
 _QUESTION_WORD = re.compile(r"[^\W\d_]+")
 IDK = "I don't know — nothing in your documents answers this"
 
