@@ -240,6 +240,9 @@ def test_what_tells_two_entities_apart(case, tmp_path):
     # A speaker's label: the photo above it is the last turn's.
     ("Caroline: I love horses! [photo: a photo of a horse]\nMelanie: Wow.", "melanie", set(), {"species:horse"}),
     ("Kiara & Ruan - dentist on Friday", "kiara", {"roles:dentist"}, {"s:ruan"}),
+    # A list's row ends with its number: the next row's yacht club is not the florist's.
+    ("  Juniper Florals                  902-555-0122\n  Fairhaven Yacht Club office      902-555-0175",
+     "juniper", {"s:florals"}, {"species:boat"}),
 ])
 def test_what_the_words_around_a_name_say_of_it(text, name, said, not_said):
     from brainquery.query.entities import EntityExtractor
