@@ -22,7 +22,7 @@ def speller_of(words: dict[str, float], min_letters: int = 6, dictionary: str = 
     """A speller over a store using `words` (written form -> how rare: its IDF)."""
     stems = [ANALYZER.tokens(w)[0] for w in words]
     return Speller(ANALYZER, {s: i for i, s in enumerate(stems)}, np.array(list(words.values())),
-                   [], min_letters, dictionary)
+                   list, min_letters, dictionary)
 
 
 @pytest.mark.parametrize("typed, meant", [

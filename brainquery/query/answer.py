@@ -16,6 +16,7 @@ from ingest.money import amount_value
 from ingest.regex_guard import guarded
 
 from ..config import AnswerSection
+from ..textproc import LATIN_CAPITALS
 
 # A full stop after a title, an initial or an abbreviation that always goes on ends no
 # sentence: "Dr. Hannah Brooks", "J. Smith", "Annual premium (incl. 3% levy) €612.40",
@@ -29,7 +30,7 @@ _NOT_AN_END = "".join(rf"(?<!\b{re.escape(word)})" for word in (
     "incl.", "Incl.", "excl.", "Excl.", "approx.", "Approx.", "inkl.", "zzgl.", "e.g.", "i.e.", "vs.", "Co."))
 _MIN_TURNS, _MIN_VOICES = 2, 2     # what makes lines opening "Name:" a conversation
 # A transcript line: a name (one to three capitalised words) and a colon ("Caroline: ...").
-_SPEAKER = re.compile(r"^[ \t]*([A-ZÀ-ÖØ-ÞĀ-ž][\w'’.-]*(?: [A-ZÀ-ÖØ-ÞĀ-ž][\w'’.-]*){0,2}):[ \t]", re.MULTILINE)
+_SPEAKER = re.compile(rf"^[ \t]*([{LATIN_CAPITALS}][\w'’.-]*(?: [{LATIN_CAPITALS}][\w'’.-]*){{0,2}}):[ \t]", re.MULTILINE)
 # (The cheap look back at the full stop comes first: at every other position the
 # abbreviations' look-backs are never tried, which makes a split ~18x cheaper.)
 _SENTENCE_END_TEXT = (r"(?<=[.!?])" + _NOT_AN_END + r"(?<!\b[A-Z]\.)(?!{ordinal})\s+(?=[\"'(\[]?[A-Z0-9])"

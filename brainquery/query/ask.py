@@ -36,10 +36,10 @@ from .rank import Ranked, Ranker
 from .router import PATTERNS, Route, Router, load_router, router_questions
 from .scorers import Query, dense_trust
 from .spelling import Speller
-from ..textproc import fold, reuse_analyzer
+from ..textproc import LATIN_CAPITALS, LATIN_SMALL, fold, reuse_analyzer
 from .timewindow import TimeWindow, find_window
 
-_NAME = re.compile(r"\b([A-ZÀ-ÖØ-ÞĀ-ž][a-zß-öø-ÿĀ-ž]+)(?:['’]s)?\b")
+_NAME = re.compile(rf"\b([{LATIN_CAPITALS}][{LATIN_SMALL}]+)(?:['’]s)?\b")
 _QUESTION_WORD = re.compile(r"[^\W\d_]+")
 IDK = "I don't know — nothing in your documents answers this"
 
@@ -214,7 +214,7 @@ class Asker:
         self._ambiguity = AmbiguityFinder(index, config.ambiguity, self.analyzer, self._question_words)
         self._speller = Speller(self.analyzer, index.bm25.vocab_ if index.n_chunks else {},
                                 index.bm25.idf_ if index.n_chunks else np.zeros(0),
-                                [*words, *router_questions(config.router)], config.scoring.slip_min_letters,
+                                lambda: [*words, *router_questions(config.router)], config.scoring.slip_min_letters,
                                 config.scoring.slip_dictionary)
         self._store_lean: int | None = None   # how the store writes dates (_day_first), once asked
         self._store_form: str | None = None   # ... in numbers ("%d.%m.%Y"; "" in words: _written_as)
@@ -604,13 +604,19 @@ class Asker:
             self._sources = self.index.doc_source[self.index.chunk_doc]
         return self._sources
 
+    def _last_break(self, question: str) -> re.Match | None:
+        """The last break (" - ", ", ", "; ", ". ") a question word opens: what comes before
+        it may be said in passing (`aside_break`)."""
+        match = None
+        for match in answers.compiled_regex(self.config.scoring.aside_break).finditer(question):
+            pass
+        return match
+
     def _proper(self, question: str, now: datetime) -> str | None:
         """The question proper when words in passing come before it (the clause after the
         last break a question word opens: see `_aside`), else None. A clause that only says
         when ("Last November, which Friday was...") is no aside: it is the question's time."""
-        match = None
-        for match in answers.compiled_regex(self.config.scoring.aside_break).finditer(question):
-            pass
+        match = self._last_break(question)
         if match is None:
             return None
         before = question[:match.start()]
@@ -624,9 +630,7 @@ class Asker:
         names at least `aside_min_focus_terms` topic words of its own (in "I need to ring
         Lakeside Dental, which number do I use" the business is the subject, not an aside)."""
         scoring = self.config.scoring
-        match = None
-        for match in answers.compiled_regex(scoring.aside_break).finditer(question):
-            pass
+        match = self._last_break(question)
         if match is None:
             return set()
         before = set(self.analyzer.tokens(question[:match.start()])) - ignore

@@ -16,7 +16,7 @@ from __future__ import annotations
 import calendar
 import functools
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 import numpy as np
 
@@ -49,8 +49,9 @@ class Speller:
     """Reads a question's slips against one store's vocabulary (BM25's stems and IDF)."""
 
     def __init__(self, analyzer: Analyzer, vocabulary: Mapping[str, int], idf: np.ndarray,
-                 known_words: Iterable[str], min_letters: int, dictionary: str):
-        """`known_words`: words typed on purpose wherever they are (never corrected);
+                 known_words: Callable[[], Iterable[str]], min_letters: int, dictionary: str):
+        """`known_words()`: words typed on purpose wherever they are (never corrected; read
+        the first time a word is in doubt);
         `min_letters`: shorter words are never corrected (0: nothing is); `dictionary`: the
         word list's language ("en"; "": none, and then nothing is corrected either)."""
         self.analyzer = analyzer
@@ -63,7 +64,7 @@ class Speller:
     @functools.cached_property
     def known(self) -> frozenset[str]:
         """The stems of the words typed on purpose (built when a word is first in doubt)."""
-        words = [*self._known_words, *calendar.day_name, *calendar.month_name[1:]]
+        words = [*self._known_words(), *calendar.day_name, *calendar.month_name[1:]]
         return frozenset(self.analyzer.tokens(" ".join(words))) | self.analyzer.member_stems
 
     def corrections(self, question: str) -> dict[str, str]:
