@@ -45,14 +45,14 @@ _APOSTROPHE = re.compile(r"['’]")
 _ORDINAL = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)\b")
 # Joins texts normalised together; no pattern of _normalise matches it or spans it.
 _SEPARATOR = "\x00"
-# A letter, or a character of the Indic scripts (Devanagari to Sinhala): their vowel signs
-# and viramas are marks, not letters, and a word of Hindi or Kannada ("बिजली", "ವಿದ್ಯುತ್")
-# is one token, not its consonants; the dandas ("।", "॥") end sentences.
 # Character-class ranges of the Latin letters a name may open with, and go on in: A-Z,
 # Latin-1 and Latin Extended-A ("Łukasz", "Óscar", "Żak"; Extended-A mixes both cases, so a
 # capital's class holds its small letters too: names are found where they stand capitalised).
 LATIN_CAPITALS = "A-ZÀ-ÖØ-ÞĀ-ž"
 LATIN_SMALL = "a-zß-öø-ÿĀ-ž"
+# A letter, or a character of the Indic scripts (Devanagari to Sinhala): their vowel signs
+# and viramas are marks, not letters, and a word of Hindi or Kannada ("बिजली", "ವಿದ್ಯುತ್")
+# is one token, not its consonants; the dandas ("।", "॥") end sentences.
 _INDIC = "\u0900-\u0963\u0966-\u0DFF"
 _LETTER = rf"(?:[^\W_]|[{_INDIC}])"
 _TOKEN = re.compile(rf"\d+(?:\.\d+)+|{_LETTER}+(?:-{_LETTER}+)*")
