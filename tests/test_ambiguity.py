@@ -285,38 +285,40 @@ def ambiguity_set(request, tmp_path_factory):
     return request.param, outcomes
 
 
+def _answer_of(tmp_path, files: dict[str, str], question: str) -> dict:
+    """The answer to `question` from a store of these files (name: text), ingested at NOW."""
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    brain = Brain(tmp_path / "store")
+    brain.ingest([tmp_path], now=NOW)
+    return brain.ask(question, now=NOW).to_dict()
+
+
 def test_a_pick_up_tells_no_entity_apart(tmp_path):
     """A child, a pet or a cake is picked up: "when can we pick up Biscuit" names the guinea
     pig at the vet's and the bakery's order alike."""
-    (tmp_path / "0.eml").write_text(_mail(
-        "Links Vets <desk@linksvets.example>", "Biscuit", 2,
-        "Biscuit (guinea pig) is staying in for observation; you can pick her up on Friday after 5 pm."))
-    (tmp_path / "1.eml").write_text(_mail(
-        "Biscuit Bakehouse <orders@biscuitbakehouse.example>", "Order confirmation", 3,
-        "Thank you for your order! Collection: Saturday from 10 am. Balance due on collection £32.00."))
-    brain = Brain(tmp_path / "store")
-    brain.ingest([tmp_path], now=NOW)
-    result = brain.ask("when can we pick up biscuit", now=NOW).to_dict()
+    result = _answer_of(tmp_path, {
+        "0.eml": _mail("Links Vets <desk@linksvets.example>", "Biscuit", 2,
+                       "Biscuit (guinea pig) is staying in for observation; you can pick her up on Friday after 5 pm."),
+        "1.eml": _mail("Biscuit Bakehouse <orders@biscuitbakehouse.example>", "Order confirmation", 3,
+                       "Thank you for your order! Collection: Saturday from 10 am. Balance due on collection £32.00."),
+    }, "when can we pick up biscuit")
     assert result["answer_kind"] == "ambiguous", result["answer"]
 
 
 def test_a_town_two_organisations_are_named_after_joins_no_two_entities(tmp_path):
     """The boat's harbour and the exam's music centre are both in Kinloch Bay: the exam the
     teacher booked is still only the teacher's."""
-    (tmp_path / "harbour.eml").write_text(_mail(
-        "Kinloch Bay Harbour Trust <accounts@kinlochbayharbour.example>", "Mooring account", 2,
-        "Mooring M22\nVessel Ailsa\nAnnual mooring fee £340.00, due by March 31."))
-    (tmp_path / "teacher.eml").write_text(_mail(
-        "Ailsa Moffat <ailsa@moffatpiano.example>", "Exam booked", 3,
-        "I've booked Isla's Grade 3 exam for Saturday at 10:20am.\n\nAilsa Moffat"))
-    (tmp_path / "family.ics").write_text(
-        "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Family//EN\r\nBEGIN:VEVENT\r\n"
-        "UID:exam@example.org\r\nDTSTAMP:20261101T000000Z\r\nDTSTART:20261121T102000Z\r\n"
-        "DTEND:20261121T110000Z\r\nSUMMARY:Isla exam 10:20 (Ailsa)\r\n"
-        "LOCATION:Kinloch Bay Music Centre\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n", encoding="utf-8")
-    brain = Brain(tmp_path / "store")
-    brain.ingest([tmp_path], now=NOW)
-    result = brain.ask("what time is the exam ailsa booked for isla", now=NOW).to_dict()
+    result = _answer_of(tmp_path, {
+        "harbour.eml": _mail("Kinloch Bay Harbour Trust <accounts@kinlochbayharbour.example>", "Mooring account", 2,
+                             "Mooring M22\nVessel Ailsa\nAnnual mooring fee £340.00, due by March 31."),
+        "teacher.eml": _mail("Ailsa Moffat <ailsa@moffatpiano.example>", "Exam booked", 3,
+                             "I've booked Isla's Grade 3 exam for Saturday at 10:20am.\n\nAilsa Moffat"),
+        "family.ics": ("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Family//EN\r\nBEGIN:VEVENT\r\n"
+                       "UID:exam@example.org\r\nDTSTAMP:20261101T000000Z\r\nDTSTART:20261121T102000Z\r\n"
+                       "DTEND:20261121T110000Z\r\nSUMMARY:Isla exam 10:20 (Ailsa)\r\n"
+                       "LOCATION:Kinloch Bay Music Centre\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"),
+    }, "what time is the exam ailsa booked for isla")
     assert result["answer_kind"] != "ambiguous", result["candidates"]
     assert "10:20" in (result["answer"] or ""), result["answer"]
 
@@ -324,15 +326,14 @@ def test_a_town_two_organisations_are_named_after_joins_no_two_entities(tmp_path
 def test_words_said_in_passing_tell_no_entity_apart(tmp_path):
     """"sorry, brain is mush" happens to be in the friend's chatty mail, not in the
     accountant's: it still says nothing of which Niamh is meant."""
-    (tmp_path / "friend.eml").write_text(_mail(
-        "Niamh Doherty <niamh.doherty@postbox.example>", "Easter", 2,
-        "Sorry for the silence, my brain is mush with the school run! We'd love to see you all on Friday at 2 pm."))
-    (tmp_path / "accountant.eml").write_text(_mail(
-        "Niamh Kerr <niamh@kerrlyle.example>", "Your tax return", 3,
-        "Please bring your P60 to our meeting on Friday at 10 am.\n\nNiamh Kerr\nKerr & Lyle Accountants"))
-    brain = Brain(tmp_path / "store")
-    brain.ingest([tmp_path], now=NOW)
-    result = brain.ask("sorry brain is mush - when are we next seeing niamh?", now=NOW).to_dict()
+    result = _answer_of(tmp_path, {
+        "friend.eml": _mail("Niamh Doherty <niamh.doherty@postbox.example>", "Easter", 2,
+                            "Sorry for the silence, my brain is mush with the school run! "
+                            "We'd love to see you all on Friday at 2 pm."),
+        "accountant.eml": _mail("Niamh Kerr <niamh@kerrlyle.example>", "Your tax return", 3,
+                                "Please bring your P60 to our meeting on Friday at 10 am.\n\n"
+                                "Niamh Kerr\nKerr & Lyle Accountants"),
+    }, "sorry brain is mush - when are we next seeing niamh?")
     assert result["answer_kind"] == "ambiguous", result["answer"]
 
 
