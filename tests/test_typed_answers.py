@@ -1489,3 +1489,17 @@ def test_a_name_span_is_a_name_in_any_latin_letters(sentence, name):
     from brainquery.query.answer import span_patterns
     found = [m.group() for m in span_patterns(CFG.answer)["name"].finditer(sentence)]
     assert any(f.endswith(name) for f in found), found
+
+
+@pytest.mark.parametrize("signature, question, answered", [
+    ("Warmly,\nMs. Alvarez\n5th grade, Room 114\nMaple Grove Elementary", "who is ada's teacher this year", True),
+    ("Warmly,\nMs. Alvarez\nPrincipal, Maple Grove Elementary", "who is ada's teacher this year", False),
+])
+def test_who_holds_a_role_is_the_sender_the_letter_signs_in_it(tmp_path, signature, question, answered):
+    brain = _brain_with(tmp_path, "welcome.eml",
+        "From: Elena Alvarez <ealvarez@afsd.example>\nTo: Maja <maja@example.org>\n"
+        "Subject: Welcome back, Room 114!\nDate: Tue, 08 Sep 2026 16:48:30 -0500\n\n"
+        "Welcome back! Ada's class starts the year with a reading project.\n"
+        "- Parent-teacher conferences will be Thursday, November 19.\n\n" + signature + "\n")
+    answer = brain.ask(question, now=NOW).to_dict()["answer"] or ""
+    assert ("Elena Alvarez" in answer) is answered, answer

@@ -321,6 +321,9 @@ class Asker:
                              coverage=round(top_cover, 4), level="unknown", **base)
         by_issuer = kind in self.config.answer.issuer_kinds and self._answered_by_issuer(top.doc, question)
         issuer = self._issuer(top.doc) if by_issuer else ""
+        if kind in self.config.answer.issuer_kinds and not issuer:
+            # "Who is Ada's teacher": the letter signed by her teacher answers by who signed it.
+            issuer = self._signer_in_role(top.doc, question)
         worker = self._worker(top.doc) if by_issuer else ""
         if worker and worker.casefold() not in issuer.casefold():
             issuer = f"{worker} ({issuer})" if issuer else worker
@@ -417,6 +420,22 @@ class Asker:
         for the gutters", `issuer_cue`), so does any letter from a business."""
         billed = str(self.index.docs[doc].get("doc_type", "")) in self.config.answer.issuer_types
         return billed or answers.compiled_regex(self.config.answer.issuer_cue).search(question) is not None
+
+    def _signer_in_role(self, doc: int, question: str) -> str:
+        """The sender of a letter the documents describe in the role the question asks who
+        holds ("who is Ada's teacher": the welcome letter signed "Ms. Alvarez, 5th grade"),
+        else ""."""
+        words = [name_key(w) for w in self._ambiguity.extractor.word_re.findall(question)]
+        roles = {tag for _, _, tag in self._ambiguity.extractor.vocab.hits(words) if tag.startswith("roles:")}
+        sender = display_name(str(self.index.docs[doc].get("from") or ""))
+        if not roles or not sender:
+            return ""
+        entities = self.index.entities
+        for word in sender.split():
+            records = (entities.record(int(r)) for r in entities.record_rows(name_key(word)))
+            if any(at == doc and roles & set(descriptors) for at, descriptors in records):
+                return sender
+        return ""
 
     def _issuer(self, doc: int) -> str:
         """Who issued a document: a bill's vendor, or the business that mailed it (not a
