@@ -63,6 +63,19 @@ requires_realdata = pytest.mark.skipif(
 )
 
 
+def brain_of(tmp_path: Path, files: dict[str, str], now: datetime):
+    """A Brain whose store holds these files (name: text), ingested at `now`."""
+    from brainquery import Brain
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for name, text in files.items():
+        (docs / name).write_text(text, encoding="utf-8")
+    brain = Brain(tmp_path / "store")
+    brain.ingest([docs], now=now)
+    return brain
+
+
 def write_eml(path: Path, headers: dict[str, str], body: str = "Hello.", charset: str = "utf-8") -> Path:
     """Write a real RFC 822 message with these headers and a text body."""
     from email.message import EmailMessage

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 
 import pytest
-from conftest import FIXTURES
+from conftest import FIXTURES, brain_of
 
 from brainquery import Brain
 from brainquery.config import load_config
@@ -287,11 +287,7 @@ def ambiguity_set(request, tmp_path_factory):
 
 def _answer_of(tmp_path, files: dict[str, str], question: str) -> dict:
     """The answer to `question` from a store of these files (name: text), ingested at NOW."""
-    for name, text in files.items():
-        (tmp_path / name).write_text(text, encoding="utf-8")
-    brain = Brain(tmp_path / "store")
-    brain.ingest([tmp_path], now=NOW)
-    return brain.ask(question, now=NOW).to_dict()
+    return brain_of(tmp_path, files, NOW).ask(question, now=NOW).to_dict()
 
 
 def test_a_pick_up_tells_no_entity_apart(tmp_path):

@@ -7,6 +7,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
+from conftest import brain_of
 
 from brainquery.brain import Brain
 from brainquery.config import load_config
@@ -19,13 +20,7 @@ NOW = datetime(2026, 11, 20, 12, tzinfo=timezone.utc)
 
 def _store_of(tmp_path, files: dict[str, str], now: datetime = NOW) -> Brain:
     """A store holding these files (name: text), ingested at `now`."""
-    folder = tmp_path / "files"
-    folder.mkdir()
-    for name, text in files.items():
-        (folder / name).write_text(text, encoding="utf-8")
-    brain = Brain(tmp_path / "store")
-    brain.ingest([folder], now=now)
-    return brain
+    return brain_of(tmp_path, files, now)
 
 PIANO = textwrap.dedent("""\
     BEGIN:VCALENDAR

@@ -7,8 +7,8 @@ from datetime import datetime, timezone
 
 import numpy as np
 import pytest
+from conftest import brain_of
 
-from brainquery import Brain
 from brainquery.config import load_config
 from brainquery.query.spelling import Speller, slips
 from brainquery.textproc import Analyzer
@@ -61,17 +61,12 @@ def test_without_a_word_list_nothing_is_read_as_a_slip():
 
 
 def test_a_question_with_a_slip_finds_and_answers_from_the_document_and_says_how_it_was_read(tmp_path):
-    folder = tmp_path / "docs"
-    folder.mkdir()
-    (folder / "boiler-invoice.txt").write_text(
-        "Invoice 2025/10/112 - Termo-Serwis Oliwa\n"
-        "Annual gas boiler service carried out on 14 October 2025 by technician Dariusz Wolny.\n"
-        "Total due: 475.00 zl\n", encoding="utf-8")
-    (folder / "garden.txt").write_text(
-        "The gardener comes on Thursdays to mow the lawn and trim the hedge by the boiler house.\n",
-        encoding="utf-8")
-    brain = Brain(tmp_path / "store")
-    brain.ingest([folder], now=NOW)
+    brain = brain_of(tmp_path, {
+        "boiler-invoice.txt": "Invoice 2025/10/112 - Termo-Serwis Oliwa\n"
+                              "Annual gas boiler service carried out on 14 October 2025 by technician Dariusz Wolny.\n"
+                              "Total due: 475.00 zl\n",
+        "garden.txt": "The gardener comes on Thursdays to mow the lawn and trim the hedge by the boiler house.\n",
+    }, NOW)
     result = brain.ask("who did the boiler sevice last october", now=NOW).to_dict()
     assert result["read_as"] == {"sevice": "service"}
     assert result["query"] == "who did the boiler sevice last october"

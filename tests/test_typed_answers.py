@@ -9,7 +9,7 @@ from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
-from conftest import REALDATA, requires_realdata
+from conftest import REALDATA, brain_of, requires_realdata
 
 from brainquery import Brain
 from brainquery.query.answer import date_of, expected_kind, extract, rate_asked, split_with_speakers, unwrap, year_of
@@ -260,13 +260,7 @@ def _brain_with(tmp_path, name: str, text: str) -> Brain:
 
 def _brain_of(tmp_path, files: dict[str, str], now: datetime = datetime(2027, 3, 1, tzinfo=timezone.utc)) -> Brain:
     """A store holding these files, ingested at `now` (1 March 2027 unless given)."""
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    for name, text in files.items():
-        (docs / name).write_text(text, encoding="utf-8")
-    brain = Brain(tmp_path / "store")
-    brain.ingest([docs], now=now)
-    return brain
+    return brain_of(tmp_path, files, now)
 
 
 def test_the_answer_is_the_value_with_its_sentence_as_evidence(tmp_path):
