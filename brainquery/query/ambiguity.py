@@ -28,7 +28,8 @@ from ..config import AmbiguitySection
 from ..storage.chunking import join_chunks
 from ..textproc import Analyzer
 from .coverage import TopicTerms
-from .entities import CONTEXT, GIVEN, SENDER_ITSELF, SORTS, SURNAME, EntityExtractor, compatible, name_key, plain, same_names, sorts_of
+from .entities import (CONTEXT, GIVEN, SENDER_ITSELF, SORTS, SURNAME, EntityExtractor, compatible, name_key, namesakes,
+                       plain, same_names, sorts_of)
 from .query_index import QueryIndex
 
 # A word ending in "s" with no apostrophe before it: maybe an owner typed without one.
@@ -180,15 +181,13 @@ class AmbiguityFinder:
         # the cat registered at the vet as "Maisie Brennan-Osei").
         sorts = [sorts_of(ds) for _, ds in typed]
 
-        def namesake(a: int, b: int) -> bool:
-            # A first name with a surname and a business the word names ("Morven C",
-            # "Morven Caravan Park"): entities.py's namesakes, across documents.
-            return bool(surnames[a]) and "org" not in sorts[a] and "org" in sorts[b] and not (surnames[b] or given[b])
-
         def apart(a: int, b: int) -> bool:
             return ((surnames[a] and surnames[b] and not same_names(surnames[a], surnames[b]))
                     or (given[a] and given[b] and not same_names(given[a], given[b]))
-                    or not compatible(sorts[a], sorts[b]) or namesake(a, b) or namesake(b, a))
+                    or not compatible(sorts[a], sorts[b])
+                    # a person and a business the word names ("Morven C", "Morven Caravan Park")
+                    or namesakes(surnames[a], sorts[a], surnames[b] | given[b], sorts[b])
+                    or namesakes(surnames[b], sorts[b], surnames[a] | given[a], sorts[a]))
 
         # A word of the senders' and places' names that several of them share is their
         # town or their trade ("Kinloch Bay Harbour Trust", "Kinloch Bay Music Centre"), no
@@ -270,11 +269,16 @@ class AmbiguityFinder:
         return {d: self.index.doc_vector(d) for d in docs}
 
     # ---- what the question says --------------------------------------------------------
+    def vocabulary_said(self, words: list[str]) -> set[str]:
+        """The descriptor vocabularies' labels ("roles:teacher", "species:cat") the words
+        (name keys, in order) say."""
+        return {tag for _, _, tag in self.extractor.vocab.hits(words)}
+
     def _by_descriptor(self, question: str, name: str, entities: list[Entity]) -> list[Entity]:
         """The entities a descriptor of the question describes, when it describes some
         and not all."""
         words = [name_key(w) for w in self.extractor.word_re.findall(question)]
-        said = {tag for _, _, tag in self.extractor.vocab.hits(words)}
+        said = self.vocabulary_said(words)
         said |= {f"w:{w}" for w in words if w != name_key(name) and w not in self.extractor.never
                  and w not in self.question_words}
         picked = [e for e in entities if said.intersection(map(plain, e.descriptors))]

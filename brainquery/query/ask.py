@@ -426,7 +426,7 @@ class Asker:
         holds ("who is Ada's teacher": the welcome letter signed "Ms. Alvarez, 5th grade"),
         else ""."""
         words = [name_key(w) for w in self._ambiguity.extractor.word_re.findall(question)]
-        roles = {tag for _, _, tag in self._ambiguity.extractor.vocab.hits(words) if tag.startswith("roles:")}
+        roles = {tag for tag in self._ambiguity.vocabulary_said(words) if tag.startswith("roles:")}
         sender = display_name(str(self.index.docs[doc].get("from") or ""))
         if not roles or not sender:
             return ""

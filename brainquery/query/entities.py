@@ -485,18 +485,22 @@ class EntityExtractor:
         return [tuple(sorted(c | context)) for c in clusters]
 
 
-def _namesakes(a: set[str], b: set[str]) -> bool:
+def namesakes(surnames: set[str], sorts: set[str], other_names: set[str], other_sorts: set[str]) -> bool:
     """A first name with a surname ("Morven C" in a contacts list) and a business or place
     the word names ("Morven Caravan Park", a line below) are two: a person's own business
     carries their surname, and that is the name's surname record ("Hale Plumbing" of
-    Marcus Hale names "Hale" with the first name "Marcus")."""
-    def person(x: set[str]) -> bool:
-        return any(d.startswith(SURNAME) for d in x) and "org" not in sorts_of(x)
+    Marcus Hale names "Hale" with the first name "Marcus"). `other_names`: the other's
+    surnames and first names."""
+    return bool(surnames) and "org" not in sorts and "org" in other_sorts and not other_names
 
-    def business(x: set[str]) -> bool:
-        return "org" in sorts_of(x) and not any(d.startswith((SURNAME, GIVEN)) for d in x)
 
-    return (person(a) and business(b)) or (person(b) and business(a))
+def _namesakes(a: set[str], b: set[str]) -> bool:
+    """`namesakes` of two descriptor sets, either way round."""
+    def parts(x: set[str]) -> tuple[set[str], set[str], set[str]]:
+        return ({d for d in x if d.startswith(SURNAME)}, sorts_of(x), {d for d in x if d.startswith((SURNAME, GIVEN))})
+
+    (surnames_a, sorts_a, names_a), (surnames_b, sorts_b, names_b) = parts(a), parts(b)
+    return namesakes(surnames_a, sorts_a, names_b, sorts_b) or namesakes(surnames_b, sorts_b, names_a, sorts_a)
 
 
 def address_parts(value: str) -> tuple[str, str]:
