@@ -78,7 +78,7 @@ def fold(text: str) -> str:
 
 _TABLE_ATTRIBUTES = ("_group_weight", "_first_translation", "_stem_map", "_phrases", "_group_terms",
                      "_group_phrases", "_group_members", "_phrase_content", "_group_reduced",
-                     "_longest_phrase")
+                     "_group_words", "_longest_phrase")
 _GROUP_TABLES: dict[tuple, dict[str, Any]] = {}
 _GROUP_TABLES_KEPT = 8      # settings seen in one process (tests vary them)
 
@@ -201,9 +201,7 @@ class Analyzer:
         found = self._synonym_memo.get(term)
         if found is None:
             found = self._synonym_memo[term] = {
-                phrase[0] for phrase, groups in self._phrases.items()
-                if len(phrase) == 1 and phrase[0] != term
-                and any(g in groups for g in self._phrases.get((term,), ()))}
+                word for g in self._phrases.get((term,), ()) for word in self._group_words[g] if word != term}
         return found
 
     def is_translation(self, group: int) -> bool:
@@ -216,9 +214,8 @@ class Analyzer:
         found = self._translation_memo.get(term)
         if found is None:
             found = self._translation_memo[term] = {
-                phrase[0] for phrase, groups in self._phrases.items()
-                if len(phrase) == 1 and phrase[0] != term
-                and any(g in groups for g in self._phrases.get((term,), ()) if g >= self._first_translation)}
+                word for g in self._phrases.get((term,), ()) if g >= self._first_translation
+                for word in self._group_words[g] if word != term}
         return found
 
     def phrase_synonyms(self, term: str) -> list[tuple[str, ...]]:
@@ -432,6 +429,14 @@ class Analyzer:
             self._group_members.append(tuple(contents))
             self._group_reduced.append(frozenset(reduced - whole))
         self._longest_phrase = max(map(len, self._phrases), default=0)
+        # Per group, its one-word members (a term's synonyms are read from its groups', not
+        # by a scan of every member of every group).
+        words: list[dict[str, None]] = [{} for _ in groups]
+        for phrase, phrase_groups in self._phrases.items():
+            if len(phrase) == 1:
+                for g in phrase_groups:
+                    words[g][phrase[0]] = None
+        self._group_words = [tuple(w) for w in words]
         return {name: getattr(self, name) for name in _TABLE_ATTRIBUTES}
 
     def _stems_everywhere(self, members: Sequence[str]) -> dict[str, set[str]]:

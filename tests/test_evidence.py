@@ -275,6 +275,28 @@ def test_local_pagerank_over_a_whole_component_equals_the_global_one():
     assert graph.ppr(seeds, nodes=np.array([1]))[2] == 0.0
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_local_walk_reads_the_same_subgraph_as_scipy_indexing(seed):
+    """The walk cuts its neighbourhood out of the adjacency by hand (scipy's fancy indexing
+    cost more than the walk); entries, their order and the neighbours are scipy's."""
+    from scipy import sparse
+
+    from brainquery.query.evidence import _submatrix
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 200))
+    half = sparse.random(n, n, density=float(rng.uniform(0, 0.2)), format="csr", dtype=np.float32, random_state=seed)
+    graph = EvidenceGraph(CFG)
+    graph.adjacency_ = (half + half.T).tocsr()
+    nodes = np.unique(rng.integers(0, n, int(rng.integers(1, n + 1))))
+    mine, theirs = _submatrix(graph.adjacency_, nodes), graph.adjacency_[nodes][:, nodes]
+    assert mine.shape == theirs.shape
+    assert np.array_equal(mine.indptr, theirs.indptr) and np.array_equal(mine.indices, theirs.indices)
+    assert np.array_equal(mine.data, theirs.data)
+    rows = rng.integers(0, n, 5)
+    assert np.array_equal(graph.neighbours(rows), graph.adjacency_[rows].indices)
+
+
 def test_walk_only_pagerank_gives_a_seed_without_links_nothing():
     scores = _fit(CHAIN).ppr(np.array([5, 0]), walk_only=True)
     assert scores[5] == pytest.approx(0.0, abs=1e-9) and scores[1] == 1.0 and scores[2] > 0

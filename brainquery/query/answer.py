@@ -782,10 +782,8 @@ def year_of(shown: str, written: date, lookback_days: int) -> int | None:
     year, or is no day and month."""
     if _YEAR.search(shown) or not any(c.isdigit() for c in shown):
         return None
-    from dateutil.parser import parse as parse_date   # loads with the first such date
-    try:
-        day = parse_date(shown, default=datetime(written.year - 1, 1, 1)).date()
-    except (ValueError, OverflowError):
+    day = _parsed_day(shown, written.year - 1, fuzzy=False, dayfirst=False)
+    if day is None:
         return None
     earliest = written - timedelta(days=lookback_days)
     while day < earliest:
@@ -854,29 +852,34 @@ _FRENCH_ORDINAL = re.compile(r"\b(\d{1,2})(?:er|e)\b")
 def date_of(shown: str, written: date, lookback_days: int) -> date | None:
     """The day a date span names, its year the letter's when it has none (`year_of`);
     None when it names no day."""
-    from dateutil.parser import parse as parse_date
     shown = in_english(shown)
-    year = year_of(shown, written, lookback_days)
-    default = datetime(year or written.year, 1, 1)
-    try:
-        day = parse_date(shown, default=default, fuzzy=True).date()
-    except (ValueError, OverflowError):
+    default_year = year_of(shown, written, lookback_days) or written.year
+    day = _parsed_day(shown, default_year, fuzzy=True, dayfirst=False)
+    if day is None:
         return None
     if _DOTTED_DAY.search(shown):
         # "03.09.2026" is written day first wherever dates are written with dots.
-        try:
-            return parse_date(shown, default=default, fuzzy=True, dayfirst=True).date()
-        except (ValueError, OverflowError):
-            return day
+        return _parsed_day(shown, default_year, fuzzy=True, dayfirst=True) or day
     if _NUMERIC_DAY.search(shown):
         # "05/12/2025" is 12 May in Madison and 5 December in Manchester: of the two
         # readings, the one nearer the day it was written.
-        try:
-            other = parse_date(shown, default=default, fuzzy=True, dayfirst=True).date()
-        except (ValueError, OverflowError):
+        other = _parsed_day(shown, default_year, fuzzy=True, dayfirst=True)
+        if other is None:
             return day
         day = min((day, other), key=lambda d: abs((d - written).days))
     return day
+
+
+@lru_cache(maxsize=4096)
+def _parsed_day(shown: str, default_year: int, fuzzy: bool, dayfirst: bool) -> date | None:
+    """dateutil's reading of a date span, its missing parts from 1 January of
+    `default_year`; None when it reads none. Remembered: a household writes the same
+    days in many letters, and the parser is the dearest part of reading a chunk's days."""
+    from dateutil.parser import parse as parse_date   # loads with the first date read
+    try:
+        return parse_date(shown, default=datetime(default_year, 1, 1), fuzzy=fuzzy, dayfirst=dayfirst).date()
+    except (ValueError, OverflowError):
+        return None
 
 
 def dates_in(text: str, written: date | None, cfg: AnswerSection) -> list[tuple[re.Match, date | None]]:

@@ -169,7 +169,7 @@ class PageRankScorer:
         top = np.argpartition(-hybrid, n - 1)[:n]
         # Local PageRank: the seeds, their neighbours and the widest candidate set. A walk
         # over the whole graph costs ~135 ms at 100,000 chunks; this one a few.
-        neighbours = self.graph.adjacency_[top].indices
+        neighbours = self.graph.neighbours(top)
         pool = min(self.pool, hybrid.size)
         widest = np.argpartition(-hybrid, pool - 1)[:pool]
         nodes = np.union1d(np.union1d(neighbours, widest), top)
