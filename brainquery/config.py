@@ -197,6 +197,7 @@ class ScoringSection:
     associate_max_df_floor: int
     associate_credit: float
     named_day_credit: float             # a letter writing the one day asked about names the rest this far
+    past_day_report_days: float         # ... a letter written on past days asked about, or this soon after
     relevant_share: float
     relevant_coverage_share: float
     off_topic_factor: float
@@ -283,6 +284,7 @@ class PeriodWeight:
     half_life_days: float
     floor: float
     anchor_half_life_days: float   # outside a "before/after <event>" window; 0 = a hard edge
+    day_half_life_days: float      # outside a past day or few days named ("on 7 July", "last Friday")
     anchor_match_share: float      # documents naming the event this near the best one date it
 
 

@@ -100,6 +100,18 @@ CASES = [
     pytest.param("anything on tomorrow morning", NOW, D(2026, 11, 19), D(2026, 11, 20), "day", id="tomorrow-morning"),
     pytest.param("Who did we use for the roof back in 2023?", NOW, D(2023, 1, 1), D(2024, 1, 1), "period", id="back-in-2023"),
     pytest.param("What did we pay the sitter 2 years ago?", NOW, D(2024, 1, 1), D(2025, 1, 1), "period", id="years-ago"),
+    # A week or a weekend placed by a day is that week or weekend, not the day (Monday 10 April
+    # 2023; Thanksgiving 2026 is Thursday 26 November).
+    pytest.param("What did Maria do last weekend before April 10, 2023?", NOW, D(2023, 4, 8), D(2023, 4, 10),
+                 "period", id="weekend-before-a-monday"),
+    pytest.param("what did John do the week before August 3, 2023", NOW, D(2023, 7, 27), D(2023, 8, 3),
+                 "period", id="week-before-a-date"),
+    pytest.param("who came the week after Christmas 2025", NOW, D(2025, 12, 26), D(2026, 1, 2), "period",
+                 id="week-after-a-holiday"),
+    pytest.param("are we away the weekend after Thanksgiving", NOW, D(2026, 11, 28), D(2026, 11, 30), "range",
+                 id="weekend-after-a-thursday"),
+    pytest.param("what came since the week before Halloween", NOW, D(2026, 10, 24), None, "since",
+                 id="since-a-week-before"),
 ]
 
 

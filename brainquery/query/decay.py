@@ -153,14 +153,16 @@ def rivalled(epochs: np.ndarray, coverage: np.ndarray, evidence: np.ndarray, on_
 
 
 def period_weight(cfg: PeriodWeight, epochs: np.ndarray, start: float, end: float,
-                  anchored: bool = False) -> np.ndarray:
+                  anchored: bool = False, days_named: bool = False) -> np.ndarray:
     """1 inside [start, end), decaying with the distance outside (with the anchored
-    half-life for a window bounded by an event; 0 is a hard edge); undated documents get
-    the floor (they cannot be placed in the period)."""
+    half-life for a window bounded by an event, 0 a hard edge; with the day half-life for
+    a day or a few days named); undated documents get the floor (they cannot be placed in
+    the period)."""
     epochs = np.asarray(epochs, dtype=np.float64)
     distance = np.maximum(start - epochs, 0.0) + np.maximum(epochs - end, 0.0)
     days = np.where(np.isnan(distance), np.inf, distance / SECONDS_PER_DAY)
-    half_life = cfg.anchor_half_life_days if anchored else cfg.half_life_days
+    half_life = (cfg.anchor_half_life_days if anchored
+                 else cfg.day_half_life_days if days_named else cfg.half_life_days)
     if half_life <= 0:
         return np.where(days > 0, cfg.floor, 1.0)
     return np.maximum(np.power(0.5, days / half_life), cfg.floor)
@@ -172,6 +174,26 @@ def near_term(window, config: Config) -> bool:
     if window is None or window.kind not in ("day", "range"):
         return False
     return (window.end - window.start).total_seconds() <= config.scoring.near_term_max_days * SECONDS_PER_DAY
+
+
+def period_asked(route: Route, now: float, config: Config) -> float | None:
+    """The end of the period the question's time weight centres on (inf: open-ended), or
+    None when it asks about no period."""
+    window = route.window
+    if window is not None and not near_term(window, config):
+        return window.end.timestamp() if window.kind == "period" else np.inf
+    if window is not None and route.pattern == "historical" and window.end.timestamp() <= now:
+        # A past day asked about historically ("for Halloween", "last Friday") is a
+        # period like "in 2023": what was made around it tells of it.
+        return window.end.timestamp()
+    return None
+
+
+def past_days_asked(route: Route, now: float, config: Config) -> bool:
+    """A period of a day or a few days, over ("on 7 July, 2023", "last Friday")."""
+    end = period_asked(route, now, config)
+    return (end is not None and end <= now
+            and end - route.window.start.timestamp() <= config.scoring.near_term_max_days * SECONDS_PER_DAY)
 
 
 def one_day_ahead(route: Route, now: float, config: Config) -> bool:
@@ -379,17 +401,11 @@ class TimeScorer:
             day_letters = dated & (index.doc_type[docs] != self.event_code)
         else:
             day_letters = np.zeros(len(candidates), dtype=bool)
-        period_end = None
-        if window is not None and not near_term(window, self.config):
-            period_end = window.end.timestamp() if window.kind == "period" else np.inf
-        elif (window is not None and route.pattern == "historical"
-              and window.end.timestamp() <= query.now):
-            # A past day asked about historically ("for Halloween", "last Friday") is a
-            # period like "in 2023": what was made around it tells of it.
-            period_end = window.end.timestamp()
+        period_end = period_asked(route, query.now, self.config)
         if period_end is not None:
-            weight = period_weight(self.config.time.period, epochs,
-                                   window.start.timestamp(), period_end, anchored=bool(window.anchor))
+            weight = period_weight(self.config.time.period, epochs, window.start.timestamp(), period_end,
+                                   anchored=bool(window.anchor),
+                                   days_named=past_days_asked(route, query.now, self.config))
         else:
             # Candidates a newer document about the same subject competes with; a calendar
             # event is always judged by its own time against the question's.

@@ -16,7 +16,7 @@ import numpy as np
 
 from ..config import Config
 from .coverage import TopicTerms
-from .decay import SECONDS_PER_DAY, TimeScorer, near_term, one_day_ahead
+from .decay import SECONDS_PER_DAY, TimeScorer, near_term, one_day_ahead, past_days_asked
 from .mentions import DayMentions
 
 if TYPE_CHECKING:  # (config.py imports this module's registry; the index loads with a question)
@@ -210,6 +210,18 @@ class CoverageScorer:
         if self.day_credit > 0 and self.mentions is not None and one_day_ahead(query.route, query.now, self.config):
             dated = cands.dated_in_window(self.mentions)
             cover = np.where(dated, cover + self.day_credit * (1.0 - cover), cover)
+        elif self.day_credit > 0 and past_days_asked(query.route, query.now, self.config):
+            # Asked about a day that is over ("what happened to John's old area on 7 July"),
+            # a letter written that day or soon after, or writing it, tells of it in words
+            # of its own ("a nasty flood last week"): the day is part of what the question
+            # names, `day_credit` of it, which a letter of another time lacks.
+            window = query.route.window
+            epochs = index.doc_epoch[docs]
+            after = self.config.scoring.past_day_report_days * SECONDS_PER_DAY
+            on_day = (epochs >= window.start.timestamp()) & (epochs < window.end.timestamp() + after)
+            if self.mentions is not None:
+                on_day |= cands.dated_in_window(self.mentions)
+            cover = np.where(on_day, cover + self.day_credit * (1.0 - cover), cover * (1.0 - self.day_credit))
         return cover
 
     def to_group(self, doc: int) -> bool:

@@ -20,7 +20,9 @@ Readings chosen where English is ambiguous (all in the zone of `now`):
 - "this/next/last week", "...weekend": Monday-based calendar weeks; a weekend is its
   Saturday and Sunday.
 - "N days/weeks from today", "in N days/weeks": that day.
-- "the week of <day>": the Monday-based week holding that day.
+- "the week of <day>": the Monday-based week holding that day; "the week before/after <day>"
+  the seven days before it or after it, "the weekend before/after <day>" the Saturday and
+  Sunday just before or after it.
 - A month without a year ("in March", "the December meeting"): the coming one when it begins within the next
   three months ("in December" said in November), else the most recent one that has begun
   (this month if it is March). "since March" always looks back; "last March" is the most
@@ -161,12 +163,41 @@ def find_window(question: str, now: datetime, *, dates: DatesSection | None = No
             if found is None:
                 continue
             window = _window(found, m, ctx)
+            shift = _ending_at(_WEEK_SHIFT, text, m.start()) if found[1] - found[0] == _ONE_DAY else None
+            if shift and not ctx.since:
+                window = _shifted(window, found[0], shift, ctx, text[shift.start():m.end()])
             if window.start >= window.end:
                 continue
             length = len(window.text)
             if best is None or (length, -m.start()) > (best[0], -best[1]):
                 best = (length, m.start(), window)
     return best[2] if best else None
+
+
+# "the week before August 3", "last weekend before April 10, 2023", "the weekend after
+# Thanksgiving": a week or a weekend placed by a day, not the day.
+_WEEK_SHIFT = re.compile(r"\b(?:the\s+)?(?:last\s+)?(?P<unit>week|weekend)\s+(?P<dir>before|after)\s+(?:the\s+)?$")
+_ONE_DAY = timedelta(days=1)
+_SATURDAY = 5
+
+
+def _shifted(window: TimeWindow, day: date, shift: re.Match, ctx: _Ctx, words: str) -> TimeWindow:
+    """The week (seven days) or the weekend (Saturday and Sunday) just before or after `day`."""
+    before = shift["dir"] == "before"
+    if shift["unit"] == "week":
+        start, end = (day - 7 * _ONE_DAY, day) if before else (day + _ONE_DAY, day + 8 * _ONE_DAY)
+    else:
+        sunday = day - timedelta(days=(day.weekday() + 1) % 7 or 7) if before else None
+        saturday = (sunday - _ONE_DAY if before
+                    else day + timedelta(days=(_SATURDAY - day.weekday()) % 7 or 7))
+        start, end = saturday, saturday + 2 * _ONE_DAY
+    since = _ending_at(_SINCE, ctx.text, shift.start())
+    if since:
+        return TimeWindow(_midnight(start, ctx.now), ctx.now, "since",
+                          " ".join(ctx.text[since.start():shift.start()].split() + words.split()), window.subject)
+    kind = _kind(start, end, ctx.today, single=False)
+    return TimeWindow(_midnight(start, ctx.now), _midnight(end, ctx.now), kind, " ".join(words.split()),
+                      window.subject)
 
 
 # --- resolution helpers -------------------------------------------------------------
