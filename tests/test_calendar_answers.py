@@ -294,3 +294,40 @@ def test_prices_and_a_few_times_say_nothing_of_the_household_clock():
     told = household_clock(events, ["Total €15.99, shipping €13.50", "Kids €14.20", "at 16:30", "19:00 and 20:15",
                                     "3pm"])
     assert told == events
+
+
+GRAN = textwrap.dedent("""\
+    BEGIN:VCALENDAR
+    VERSION:2.0
+    PRODID:-//test//EN
+    BEGIN:VEVENT
+    UID:gran-wednesday@example.com
+    DTSTAMP:20260801T120000Z
+    DTSTART;TZID=Europe/Zurich:20260819T120000
+    DTEND;TZID=Europe/Zurich:20260819T173000
+    RRULE:FREQ=WEEKLY;BYDAY=WE
+    SUMMARY:Gran's Wednesday
+    DESCRIPTION:Gran has the kids from 12.00 until we are home.
+    END:VEVENT
+    END:VCALENDAR
+    """)
+
+
+@pytest.mark.parametrize("question, event_kind", [
+    # The question names the series: it answers from the occurrences.
+    ("Is Gran coming next Wednesday?", "occurrence"),
+    # The series only shares "kids" with it: no "No — no Gran's Wednesday on Friday".
+    ("Is Friday a half day for the kids?", None),
+])
+def test_only_an_event_the_question_names_answers_from_its_occurrences(tmp_path, question, event_kind):
+    letters = {"swimming": "Every day of the holidays we swim half an hour, Saturdays at 9.",
+               "fees": "Half of the trip fee is due on the day of the trip.",
+               "dentist": "The dentist has a free day for check-ups on 2 December.",
+               "bins": "Bins go out on Thursday night, every other day is fine for glass.",
+               "piano": "Piano is half an hour on Mondays."}
+    files = {f"{name}.eml": f"From: Sam <sam@example.com>\nSubject: {name}\nDate: Mon, 02 Nov 2026 09:00:00 +0100\n\n"
+                            f"{body}\n" for name, body in letters.items()}
+    brain = _store_of(tmp_path, {"gran.ics": GRAN.replace("\n", "\r\n"), **files})
+    result = brain.ask(question, now=datetime(2026, 11, 10, 16, tzinfo=timezone.utc))
+    kinds = ("occurrence", "no_occurrence")
+    assert (result.answer_kind in kinds) == (event_kind is not None), (result.answer_kind, result.answer)

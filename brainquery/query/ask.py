@@ -304,8 +304,10 @@ class Asker:
             return AskResult(answer=None, confidence=0.0, message=IDK, conflicts=[],
                              coverage=round(top_cover, 4), level="unknown", **base)
         # The first of them whose words answer (in a transcript, one where the person asked
-        # about says something about it).
-        lead = next((r for r in leading if self._extract(r.doc, kind, term_weights).text), leading[0])
+        # about says something about it). A calendar event the question does not name is
+        # no answer, however it ranked.
+        named = [r for r in leading if not self._unnamed_event(r.doc, route, term_weights)] or leading
+        lead = next((r for r in named if self._extract(r.doc, kind, term_weights).text), named[0])
         if kind in self.config.answer.span_only_kinds and not self._extract(lead.doc, kind, term_weights).shown:
             # "How much did Nana's 70th come to": the calendar entry names it all but costs
             # nothing; the hotel's receipt just below it says what it came to.
@@ -366,7 +368,7 @@ class Asker:
                 # (A month written with its abbreviation's dot, "5 Dec.", keeps no dot before the year.)
                 full = f"{extract.shown.rstrip('.')} {year}"
                 extract = dataclasses.replace(extract, text=f"{extract.text} ({full})", shown=full)
-        event = self._event_answer(question, route, kind, top, now)
+        event = self._event_answer(question, route, kind, top, now, term_weights)
         conflicts = self._conflicts(ranked, extract, kind, term_weights)
         if event is not None:
             # The series' own dates are one plan, not rival values: only other documents conflict.
@@ -512,10 +514,14 @@ class Asker:
         return sum(w for t, w in weights.items() if t in held) / total
 
     def _event_answer(self, question: str, route: Route, kind: str | None, top: Ranked,
-                      now: datetime):
+                      now: datetime, term_weights: dict[str, float]):
         """A calendar event at the top answers "when" and "is there" from its occurrences,
-        "where" and "who" from its fields; anything else from its text."""
-        if int(self.index.doc_type[top.doc]) != self._event_code:
+        "where" and "who" from its fields; anything else from its text. Only an event the
+        question names by a word of its name (`_event_name`), when the question names
+        anything beyond its day: "is Friday a half day for the kids" is not answered "No — no Grosi-Mittwoch on
+        Friday", nor the mother-in-law's landing on the 18th by the U9 training cancelled
+        that day."""
+        if int(self.index.doc_type[top.doc]) != self._event_code or self._unnamed_event(top.doc, route, term_weights):
             return None
         cfg = self._events
         asks_time = (kind in cfg.kinds or route.window is not None
@@ -525,6 +531,22 @@ class Asker:
         window = None if route.window is None else (route.window.start.date(), route.window.end.date())
         past = route.pattern == "historical" or re.search(cfg.past, question, re.IGNORECASE) is not None
         return event_answer(self._series, top.doc, question, window, now, past, cfg)
+
+    def _unnamed_event(self, doc: int, route: Route, term_weights: dict[str, float]) -> bool:
+        """A calendar event the question names by no word of its name (`_event_name`),
+        though it names something beyond its day: the event answers nothing of it."""
+        if int(self.index.doc_type[doc]) != self._event_code:
+            return False
+        weekdays = self._window_words(route.window, self.analyzer.tokens) & self._weekday_words
+        topic = {t for t in term_weights if t not in self._question_words and t not in weekdays}
+        return bool(topic) and not topic & set(self.analyzer.tokens(self._event_name(doc)))
+
+    def _event_name(self, doc: int) -> str:
+        """What names an event: its title and fields (calendar, place, organiser), not its
+        note ("Grosi has the kids from 12.00" names no half day)."""
+        title = str(self.index.docs[doc].get("title", ""))
+        fields = set(self._doc_text(doc).split("\n")) - set(_note_lines(self._doc_text(doc).split("\n"), title))
+        return "\n".join([title, *fields])
 
     # ---- the question ---------------------------------------------------------------
     def _anchored(self, route: Route, question: str, now: datetime) -> Route:
