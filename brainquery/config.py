@@ -284,7 +284,6 @@ class PeriodWeight:
     half_life_days: float
     floor: float
     anchor_half_life_days: float   # outside a "before/after <event>" window; 0 = a hard edge
-    day_half_life_days: float      # outside a past day or few days named ("on 7 July", "last Friday")
     anchor_match_share: float      # documents naming the event this near the best one date it
 
 

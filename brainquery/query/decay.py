@@ -153,16 +153,14 @@ def rivalled(epochs: np.ndarray, coverage: np.ndarray, evidence: np.ndarray, on_
 
 
 def period_weight(cfg: PeriodWeight, epochs: np.ndarray, start: float, end: float,
-                  anchored: bool = False, days_named: bool = False) -> np.ndarray:
+                  anchored: bool = False) -> np.ndarray:
     """1 inside [start, end), decaying with the distance outside (with the anchored
-    half-life for a window bounded by an event, 0 a hard edge; with the day half-life for
-    a day or a few days named); undated documents get the floor (they cannot be placed in
-    the period)."""
+    half-life for a window bounded by an event; 0 is a hard edge); undated documents get
+    the floor (they cannot be placed in the period)."""
     epochs = np.asarray(epochs, dtype=np.float64)
     distance = np.maximum(start - epochs, 0.0) + np.maximum(epochs - end, 0.0)
     days = np.where(np.isnan(distance), np.inf, distance / SECONDS_PER_DAY)
-    half_life = (cfg.anchor_half_life_days if anchored
-                 else cfg.day_half_life_days if days_named else cfg.half_life_days)
+    half_life = cfg.anchor_half_life_days if anchored else cfg.half_life_days
     if half_life <= 0:
         return np.where(days > 0, cfg.floor, 1.0)
     return np.maximum(np.power(0.5, days / half_life), cfg.floor)
@@ -403,9 +401,8 @@ class TimeScorer:
             day_letters = np.zeros(len(candidates), dtype=bool)
         period_end = period_asked(route, query.now, self.config)
         if period_end is not None:
-            weight = period_weight(self.config.time.period, epochs, window.start.timestamp(), period_end,
-                                   anchored=bool(window.anchor),
-                                   days_named=past_days_asked(route, query.now, self.config))
+            weight = period_weight(self.config.time.period, epochs,
+                                   window.start.timestamp(), period_end, anchored=bool(window.anchor))
         else:
             # Candidates a newer document about the same subject competes with; a calendar
             # event is always judged by its own time against the question's.
