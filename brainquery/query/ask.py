@@ -517,10 +517,9 @@ class Asker:
                       now: datetime, term_weights: dict[str, float]):
         """A calendar event at the top answers "when" and "is there" from its occurrences,
         "where" and "who" from its fields; anything else from its text. Only an event the
-        question names by a word of its name (`_event_name`), when the question names
-        anything beyond its day: "is Friday a half day for the kids" is not answered "No — no Grosi-Mittwoch on
-        Friday", nor the mother-in-law's landing on the 18th by the U9 training cancelled
-        that day."""
+        question names (`_unnamed_event`): "is Friday a half day for the kids" is not
+        answered "No — no Grosi-Mittwoch on Friday", nor the mother-in-law's landing on the
+        18th by the U9 training cancelled that day."""
         if int(self.index.doc_type[top.doc]) != self._event_code or self._unnamed_event(top.doc, route, term_weights):
             return None
         cfg = self._events
@@ -545,8 +544,9 @@ class Asker:
         """What names an event: its title and fields (calendar, place, organiser), not its
         note ("Grosi has the kids from 12.00" names no half day)."""
         title = str(self.index.docs[doc].get("title", ""))
-        fields = set(self._doc_text(doc).split("\n")) - set(_note_lines(self._doc_text(doc).split("\n"), title))
-        return "\n".join([title, *fields])
+        lines = self._doc_text(doc).split("\n")
+        note = set(_note_lines(lines, title))
+        return "\n".join([title, *(line for line in lines if line not in note)])
 
     # ---- the question ---------------------------------------------------------------
     def _anchored(self, route: Route, question: str, now: datetime) -> Route:

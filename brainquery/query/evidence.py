@@ -100,11 +100,11 @@ class EvidenceGraph:
         out[nodes] = local
         return out
 
-    # ---- fitting, step by step --------------------------------------------------------
     def neighbours(self, rows: np.ndarray) -> np.ndarray:
         """The rows linked to any of `rows` (with repeats)."""
         return self.adjacency_.indices[_row_positions(self.adjacency_.indptr, rows)]
 
+    # ---- fitting, step by step --------------------------------------------------------
     def limit(self, n_chunks: int) -> int:
         """How many chunks a shingle may be in and still count as evidence."""
         return int(np.clip(self.cfg.max_df_share * n_chunks, self.cfg.min_df_limit, self.cfg.max_df_limit))

@@ -187,10 +187,11 @@ def _shifted(window: TimeWindow, day: date, shift: re.Match, ctx: _Ctx, words: s
     if shift["unit"] == "week":
         start, end = (day - 7 * _ONE_DAY, day) if before else (day + _ONE_DAY, day + 8 * _ONE_DAY)
     else:
-        sunday = day - timedelta(days=(day.weekday() + 1) % 7 or 7) if before else None
-        saturday = (sunday - _ONE_DAY if before
-                    else day + timedelta(days=(_SATURDAY - day.weekday()) % 7 or 7))
-        start, end = saturday, saturday + 2 * _ONE_DAY
+        if before:      # the Saturday of the last Sunday before the day
+            start = day - timedelta(days=(day.weekday() + 1) % 7 or 7) - _ONE_DAY
+        else:           # the first Saturday after it
+            start = day + timedelta(days=(_SATURDAY - day.weekday()) % 7 or 7)
+        end = start + 2 * _ONE_DAY
     since = _ending_at(_SINCE, ctx.text, shift.start())
     if since:
         return TimeWindow(_midnight(start, ctx.now), ctx.now, "since",
