@@ -254,8 +254,8 @@ def _submatrix(matrix: sparse.csr_matrix, nodes: np.ndarray) -> sparse.csr_matri
     """matrix[nodes][:, nodes] for sorted, distinct `nodes`, without scipy's general fancy
     indexing (validation and two copies cost more than the local walk itself)."""
     positions = _row_positions(matrix.indptr, nodes)
-    local = np.full(matrix.shape[1], -1, dtype=np.int64)
-    local[nodes] = np.arange(nodes.size)
+    local = np.full(matrix.shape[1], -1, dtype=np.int32)     # (int32: 4 bytes a chunk per question)
+    local[nodes] = np.arange(nodes.size, dtype=np.int32)
     cols = local[matrix.indices[positions]]
     keep = cols >= 0
     lengths = np.diff(matrix.indptr)[nodes]
