@@ -523,8 +523,10 @@ class Asker:
         if int(self.index.doc_type[top.doc]) != self._event_code or self._unnamed_event(top.doc, route, term_weights):
             return None
         cfg = self._events
+        # "ticket number for our tyres at Opony Oliwa?" asks for the number, not whether.
+        yes_no = kind is None or kind in cfg.kinds
         asks_time = (kind in cfg.kinds or route.window is not None
-                     or re.search(cfg.yes_no, question, re.IGNORECASE) is not None)
+                     or yes_no and re.search(cfg.yes_no, question, re.IGNORECASE) is not None)
         if not asks_time and field_asked(question, cfg) is None:
             return None
         window = None if route.window is None else (route.window.start.date(), route.window.end.date())

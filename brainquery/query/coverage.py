@@ -165,7 +165,8 @@ class TopicTerms:
         hints = type_hints or {}
         type_terms = {j: hints[t] for j, t in enumerate(base) if t in hints}
         return cls(tuple(base), np.maximum(weights, 0.0), columns, membership,
-                   compounds=_compounds(analyzer.words(question), base, compound_heads, names, forms, bm25.vocab_),
+                   compounds=_compounds(analyzer.words(question), base, compound_heads, names, forms, bm25.vocab_,
+                                       own_alternatives),
                    phrases=tuple(phrases), type_terms=type_terms,
                    window_terms=tuple(j for j, t in enumerate(base) if t in window_subject),
                    name_terms=tuple(int(j) for j in np.flatnonzero(named)),
@@ -274,15 +275,19 @@ class TopicTerms:
 
 
 def _compounds(words: list[str], base: list[str], heads: frozenset[str], names: set[str],
-           forms: "WordForms", vocabulary: Mapping[str, int]) -> tuple[tuple[int, int], ...]:
+               forms: "WordForms", vocabulary: Mapping[str, int],
+               synonyms: Mapping[str, set[str]]) -> tuple[tuple[int, int], ...]:
     """(modifier, head) indices into `base` of each head word that a topic word, not a
-    name, stands right before in the question's words (`words`: stemmed, in order)."""
+    name, stands right before in the question's words (`words`: stemmed, in order). Two
+    words that are synonyms of each other name one thing, not a kind of it: an "insurance
+    policy" is present where a Polish "polisa ubezpieczenia" says insurance only."""
     if not heads:
         return ()
     position = {term: j for j, term in enumerate(base)}
     seen = [forms.seen(w, vocabulary) for w in words]
     pairs = {(position[m], position[h]) for m, h in zip(seen, seen[1:])
-             if h in heads and h in position and m in position and m != h and m not in names}
+             if h in heads and h in position and m in position and m != h and m not in names
+             and h not in synonyms.get(m, ()) and m not in synonyms.get(h, ())}
     return tuple(sorted(pairs))
 
 
