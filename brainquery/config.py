@@ -144,6 +144,8 @@ class EvaluationSection:
     ambiguity_dev4_qualified_asked: float
     ambiguity_dev5_asked: float
     ambiguity_dev5_qualified_asked: float
+    ambiguity_dev6_asked: float
+    ambiguity_dev6_qualified_asked: float
     ambiguity_heldout2_asked: float
     ambiguity_heldout2_qualified_asked: float
 
@@ -515,6 +517,7 @@ class AmbiguitySection:
     window_words: int
     parenthesis_chars: int
     honorifics: tuple[str, ...]
+    street_suffixes: tuple[str, ...]
     not_names: tuple[str, ...]
     greetings: tuple[str, ...]
     capitalised_share: float
@@ -523,6 +526,7 @@ class AmbiguitySection:
     species: tuple[tuple[str, ...], ...]
     roles: tuple[tuple[str, ...], ...]
     organisations: tuple[tuple[str, ...], ...]
+    places: tuple[tuple[str, ...], ...]
     person_kinds: tuple[str, ...]
     parent_labels: tuple[str, ...]
     sender_name_chars: int
@@ -536,7 +540,7 @@ class AmbiguitySection:
     description_words: int
     message: str
 
-    VOCABULARIES = ("kinship", "species", "roles", "organisations")
+    VOCABULARIES = ("kinship", "species", "roles", "organisations", "places")
 
     def __post_init__(self) -> None:
         for key in ("word_pattern", "neighbour_gap", "clause_break"):

@@ -212,6 +212,25 @@ TOLD_APART = {
         _mail("Morven Caravan Park <bookings@morvencaravanpark.example>", "Booking confirmation", 3,
               "Thank you for booking with Morven Caravan Park. Check-in on Friday from 2 pm."),
     ], "Morven", True),
+    "a place named after someone and a person with a surname": ([
+        _mail("St Teilo's Hall <bookings@stteiloshall.example>", "Booking confirmation", 2,
+              "Your booking of St Teilo's Hall is confirmed: Friday 2pm to 4pm, keys from 1:15pm."),
+        _mail("Teilo Evans <teilo@example.net>", "My 40th", 3,
+              "It's my 40th on Friday, 8pm at the Cawdor. Hope you can make it!\n\nTeilo Evans"),
+    ], "Teilo", True),
+    "a dog in the house notes and the swim coach who signs his mail": ([
+        _mail("Sian Pritchard <sian@example.net>", "House info", 2,
+              "Boiler: Worcester, serviced every March.\nBryn: border collie, microchip 977200009876543.\n"
+              "Bryn is booked in for his booster on Friday at 5:40pm."),
+        _mail("Bryn Jenkins <coach@dinefwrswim.example>", "Gala", 3,
+              "The gala is on Friday, warm-up at 8:15am.\n\nBryn Jenkins | Head Coach"),
+    ], "Bryn", True),
+    "a friend's mum in the contacts and a dinghy on its insurance": ([
+        _mail("Harbourline Marine <policies@harbourline.example>", "Your documents", 2,
+              "Your policy for Celyn (Wayfarer dinghy and road trailer) renews on Friday."),
+        _mail("Sian Pritchard <sian@example.net>", "Contacts", 3,
+              "Manon (Celyn's mum) .... 07700 900271\nCelyn's sleepover is on Friday at 6pm."),
+    ], "Celyn", True),
     "a title's capitals are no surname": ([
         _mail("Cedar Ridge Stables <office@cedarridge.example>", "Lucy Riding Lessons", 2,
               "Lucy's riding lesson moves to Friday at 9 am; riding helmets are provided."),
@@ -243,6 +262,16 @@ def test_what_tells_two_entities_apart(case, tmp_path):
     # A list's row ends with its number: the next row's yacht club is not the florist's.
     ("  Juniper Florals                  902-555-0122\n  Fairhaven Yacht Club office      902-555-0175",
      "juniper", {"s:florals"}, {"species:boat"}),
+    # A label that opens one line is a field, and its value says what the name is ...
+    ("Boiler: Worcester Greenstar\nBryn: border collie, microchip 977200009876543.", "bryn", {"species:dog"}, set()),
+    # ... a speaker's label opens many lines, and what follows is what the speaker says.
+    ("Bryn: dog walking today?\nMair: yes\nBryn: great", "bryn", set(), {"species:dog"}),
+    # Someone's child is a person.
+    ("Manon (Celyn's mum) .... 07700 900271", "celyn", {"kinship:child"}, set()),
+    # "Dr" after a name makes it a street; before one, a doctor.
+    ("Enter by the front doors on Elmridge Dr. Dr Hale is in room 204.", "elmridge", {"places:street"}, {"roles:doctor"}),
+    ("Enter by the front doors on Elmridge Dr. Dr Hale is in room 204.", "hale", {"roles:doctor"}, set()),
+    ("St Teilo's Hall, Friday 2pm", "teilo", {"places:venue"}, set()),
 ])
 def test_what_the_words_around_a_name_say_of_it(text, name, said, not_said):
     from brainquery.query.entities import EntityExtractor
@@ -274,7 +303,7 @@ def test_a_shared_list_speaks_for_each_name_only_in_its_own_line(tmp_path):
     assert len(phone["candidates"]) == 2, phone["candidates"]
 
 
-@pytest.fixture(scope="module", params=["dev", "dev2", "dev3", "dev4", "dev5", "heldout", "heldout2"])
+@pytest.fixture(scope="module", params=["dev", "dev2", "dev3", "dev4", "dev5", "dev6", "heldout", "heldout2"])
 def ambiguity_set(request, tmp_path_factory):
     folder = FIXTURES / "ambiguity16" / request.param
     questions = load_ambiguity_questions(folder / "questions.jsonl")

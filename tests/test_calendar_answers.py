@@ -233,9 +233,9 @@ def test_calendar_question_sets(name, floor_key, tmp_path):
     assert right >= floor, format_outcomes(name, outcomes, failures=name.startswith("dev"))
 
 
-def _meeting_answer(tmp_path, zone: str, letters: dict[str, str]) -> str:
+def _meeting_answer(tmp_path, zone: str, letters: dict[str, str], calendars: dict[str, str] | None = None) -> str:
     """The answer to "when is the parent teacher meeting" in a store of one event (24 January
-    2026, 9:00-13:00 in `zone`) and the school's letters (file name: body)."""
+    2026, 9:00-13:00 in `zone`), the school's letters (file name: body) and other calendars."""
     ics = textwrap.dedent(f"""\
         BEGIN:VCALENDAR
         VERSION:2.0
@@ -251,7 +251,7 @@ def _meeting_answer(tmp_path, zone: str, letters: dict[str, str]) -> str:
         END:VCALENDAR
         """)
     now = datetime(2026, 1, 13, 12, tzinfo=timezone.utc)
-    brain = _store_of(tmp_path, {"school.ics": ics.replace("\n", "\r\n"),
+    brain = _store_of(tmp_path, {"school.ics": ics.replace("\n", "\r\n"), **(calendars or {}),
                                  **{name: f"From: Office <office@school.example>\nTo: us@example.com\nSubject: {name}\n"
                                           f"Date: Mon, 05 Jan 2026 10:00:00 +0000\n\n{body}\n"
                                     for name, body in letters.items()}}, now)
@@ -284,6 +284,19 @@ def test_an_occurrence_is_written_as_its_region_writes_dates_and_times(tmp_path,
 def test_an_occurrence_is_written_as_the_household_writes_the_time(tmp_path, zone, letters, written):
     answer = _meeting_answer(tmp_path, zone, {f"{n}.eml": body for n, body in enumerate(letters)})
     assert written in answer, answer
+
+
+def test_the_calendars_own_entries_say_nothing_of_the_household_clock(tmp_path):
+    """An event's text is written by the ingest ("Starts Saturday 24 January 2026 09:00"):
+    ten of them on the 24-hour clock do not outvote three letters written "9.00am"."""
+    ics = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\n" + "".join(
+        f"BEGIN:VEVENT\r\nUID:e{n}@example.com\r\nDTSTAMP:20260105T120000Z\r\n"
+        f"DTSTART;TZID=Europe/London:202602{10 + n:02d}T1{n}3000\r\nDTEND;TZID=Europe/London:202602{10 + n:02d}T1{n}5000\r\n"
+        f"SUMMARY:Errand {n}\r\nEND:VEVENT\r\n" for n in range(10)) + "END:VCALENDAR\r\n"
+    answer = _meeting_answer(tmp_path, "Europe/London", {
+        "0.eml": "Infants finish at 1.30pm, seniors at 2.40pm.", "1.eml": "Swimming is 5.45pm to 6.30pm.",
+        "2.eml": "Doors open 8.40am; please collect by 3.10pm."}, {"errands.ics": ics})
+    assert "9.00am to 1.00pm" in answer, answer
 
 
 def test_prices_and_a_few_times_say_nothing_of_the_household_clock():

@@ -466,6 +466,16 @@ def test_the_word_naming_a_kind_of_policy_and_the_policy_are_found_only_together
     assert not found[1].any() and not found[0].any()
 
 
+def test_two_words_for_one_thing_are_no_kind_of_it(analyzer):
+    # "Insurance policy": a policy of insurance, not a kind of policy. A Polish policy that
+    # says "ubezpieczenie" (insurance) names it, though no word of it is the "policy".
+    docs = ["POLISA nr KT/DOM/25/0418826 - ubezpieczenie Dom i Rodzina", "Bins go out on Tuesday"]
+    options = dict(ignore={"number"}, compound_heads=frozenset({"insur", "polici"}))
+    terms, found = _found(analyzer, "insurance policy number", docs, **options)
+    assert found[0, terms.index("insur")] and found[0, terms.index("polici")]
+    assert not found[1].any()
+
+
 def test_a_question_in_english_finds_the_household_words_of_a_french_letter(analyzer):
     docs = ["Chers parents, lundi 15 février la garderie est fermée. Merci de votre compréhension.",
             "The hardware store is closed on Monday for stocktaking."]

@@ -360,6 +360,9 @@ def test_who_did_a_job_is_the_business_whose_mail_domain_its_signature_spells(tm
     ("what does she charge per hour, and who pays", "amount"),
     # whether to call anyone, not whom
     ("recuperator says E4 - should i call someone?", None),
+    # a number of record, not one to call
+    ("ticket number for our tyres in storage at opony oliwa?", "reference"),
+    ("whats the claim number for the burst pipe", "reference"),
 ])
 def test_the_kind_of_value_a_question_asks_for(question, kind):
     assert expected_kind(question, CFG.answer) == kind

@@ -28,7 +28,8 @@ from ..config import AmbiguitySection
 from ..storage.chunking import join_chunks
 from ..textproc import Analyzer
 from .coverage import TopicTerms
-from .entities import (CONTEXT, GIVEN, SENDER_ITSELF, SORTS, SURNAME, EntityExtractor, compatible, name_key, namesakes,
+from .entities import (CONTEXT, GIVEN, SENDER_ITSELF, SORTS, SURNAME, EntityExtractor, compatible, name_key, named_after,
+                       namesakes,
                        plain, same_names, sorts_of)
 from .query_index import QueryIndex
 
@@ -395,7 +396,7 @@ def _distinct(a: Entity, b: Entity, proper: Callable[[str], bool]) -> bool:
     # or the pony of that name ("Ailsa Moffat", the "Vessel: Ailsa" on a mooring bill).
     said_a = sorts_a or ({"person"} if surnames_a else set())
     said_b = sorts_b or ({"person"} if surnames_b else set())
-    if said_a and said_b and not compatible(said_a, said_b):
+    if said_a and said_b and (not compatible(said_a, said_b) or named_after(said_a, said_b)):
         return True
     # A first name with a surname is a person: not another person's surname ("Rowan Feld",
     # "Rowan Achebe"), not a business that is its own sender ("Sage Thompson", "Sage
@@ -414,7 +415,7 @@ def _distinct(a: Entity, b: Entity, proper: Callable[[str], bool]) -> bool:
     # Different names around it, one of them known to be a person: two people ("Coach
     # Jordan Pike", "Jordan Reyes"). Capitalised words around a place, a business or a thing
     # are its address, its trade or its make, not another name.
-    if "org" in sorts_a or "org" in sorts_b or "person" not in sorts_a | sorts_b:
+    if {"org", "place"} & (sorts_a | sorts_b) or "person" not in sorts_a | sorts_b:
         return False
     words_a = {d for d in _own(a) if d.startswith("w:")}
     words_b = {d for d in _own(b) if d.startswith("w:")}

@@ -153,10 +153,11 @@ class Asker:
         self.analyzer = reuse_analyzer(dense.analyzer_ if dense is not None else None, config.text)
         self.router = router or load_router(config.router)
         # Calendar answers write the time the way the household's documents do.
+        self._event_code = index.type_names.index("calendar_event") if "calendar_event" in index.type_names else -1
         self._events = household_clock(config.events, self._sample_texts())
         # The calendar's occurrences, one reading for the answers and the time scorer.
         self._series = Series(index.docs, index.doc_epoch, self._events,
-                              np.flatnonzero(index.doc_type == index.type_names.index("calendar_event")).tolist())
+                              np.flatnonzero(index.doc_type == self._event_code).tolist())
         self.ranker = Ranker(index, config, self._series)
         # (Who a letter is written to: a letter to a group names everyone in it.)
         self._coverage = next((s for s in self.ranker.scorers if s.name == "coverage"), None)
@@ -190,7 +191,6 @@ class Asker:
                 if doc_type in codes:
                     hints.setdefault(stem, []).append(codes[doc_type])
         self._type_hints = {stem: np.asarray(c) for stem, c in hints.items()}
-        self._event_code = codes.get("calendar_event", -1)
         self._named: set[str] = set()
         self._owed_asked = self._whole_asked = self._paid_asked = self._point_asked = False
         self._labels_asked: tuple[tuple[str, str], ...] = ()
@@ -1149,10 +1149,14 @@ class Asker:
         return None if lean == 0 else lean > 0
 
     def _sample_texts(self) -> Iterator[str]:
-        """Chunks spread over the store: how its documents write dates and times."""
-        texts = self.index.chunk_texts
-        step = max(1, len(texts) // self.config.answer.date_style_sample_chunks)
-        return (texts[i] for i in range(0, len(texts), step))
+        """Chunks spread over the store: how its documents write dates and times. Not a
+        calendar event's: its text ("Starts Friday 26 March 2027 18:12") is written by the
+        ingest, not by the household."""
+        index = self.index
+        texts = index.chunk_texts
+        written = np.flatnonzero(index.doc_type[index.chunk_doc] != self._event_code)
+        step = max(1, written.size // self.config.answer.date_style_sample_chunks)
+        return (texts[int(i)] for i in written[::step])
 
     def _ahead(self, shown: str | None, written: datetime, now: datetime) -> bool:
         """Does a date span name a day still ahead?"""

@@ -42,8 +42,15 @@ from ..files import from_json_array, json_array
 from ..textproc import fold
 
 # The sort of thing a vocabulary describes; a person and their company go together.
-SORTS = {"kinship": "person", "roles": "person", "species": "animal", "organisations": "org"}
+SORTS = {"kinship": "person", "roles": "person", "species": "animal", "organisations": "org", "places": "place"}
+# A person and a business the name is part of may be one ("Marcus Hale", "Hale Plumbing"),
+# and so may a place and what is there ("Kingsley Street Vet"); though a person and a place
+# alone are two: a place is named after someone, not owned ("Teilo Evans", "St Teilo's
+# Hall": `named_after`).
 _COMPATIBLE = {frozenset({"person", "org"})}
+# Vocabulary tags of the names' own words ("Pepper's Bakery", "Jordan Park"): only a word of
+# the name says the name is one.
+_NAMED = ("organisations:", "places:")
 _POSSESSIVE = re.compile(r"['’]s$")
 _LABEL_GAP = re.compile(r"[ \t]*:[ \t]*")
 # A name opening its line before a colon labels what follows: a transcript's speaker
@@ -119,6 +126,8 @@ SURNAME = "s:"
 GIVEN = "g:"
 SENDER_ITSELF = "organisations:sender"
 CHILD_OF_SENDER = "p:child"
+CHILD = "kinship:child"
+STREET = "places:street"
 
 
 def plain(descriptor: str) -> str:
@@ -131,8 +140,13 @@ def sorts_of(descriptors: Iterable[str]) -> set[str]:
 
 
 def compatible(a: set[str], b: set[str]) -> bool:
-    union = a | b
+    union = {"org" if sort == "place" else sort for sort in a | b}
     return len(union) <= 1 or frozenset(union) in _COMPATIBLE
+
+
+def named_after(a: set[str], b: set[str]) -> bool:
+    """Is one a place and nothing else, the other a person: the place named after someone?"""
+    return {frozenset(a), frozenset(b)} == {frozenset({"place"}), frozenset({"person"})}
 
 
 def same_names(a: set[str], b: set[str]) -> bool:
@@ -256,6 +270,7 @@ class EntityExtractor:
         self.event_towards_re = re.compile(f"{cfg.towards}|{cfg.event_towards}", re.IGNORECASE)
         self.vocab = Vocabulary.of(cfg, self.word_re)
         self.honorifics = frozenset(cfg.honorifics)
+        self.street_suffixes = frozenset(cfg.street_suffixes)
         self.never = frozenset(cfg.not_names) | frozenset(stopwords) | self.honorifics
         self.greetings = frozenset(cfg.greetings)
         self.parent_tags = frozenset(f"kinship:{label}" for label in cfg.parent_labels)
@@ -329,7 +344,10 @@ class EntityExtractor:
         for name, sets in mentions.items():
             for found in sets:
                 if CHILD_OF_SENDER in found:
+                    # Someone's child is a person ("Manon (Celyn's mum)": not the boat
+                    # Celyn), most likely with the writer's surname.
                     found.discard(CHILD_OF_SENDER)
+                    found.add(CHILD)
                     if surname and surname != name:
                         found.add(SURNAME + surname)
             if (len(name) >= self.cfg.sender_name_chars and domain not in self.cfg.webmail_domains
@@ -369,6 +387,9 @@ class EntityExtractor:
                           and self.gap_re.fullmatch(gap[1:]))
                 if not (self.gap_re.fullmatch(gap) or titled) or not matches[k].group()[0].isupper():
                     break
+                if step > 0 and lower[k] in self.street_suffixes:
+                    found.add(STREET)
+                    break
                 if lower[k] not in self.honorifics and lower[k] not in self.never:
                     tag = hits.tag_at.get(k) or f"w:{lower[k]}"
                     if n == 0 and "&" in gap and tag.startswith("w:"):
@@ -390,7 +411,7 @@ class EntityExtractor:
                 j = k
             # After a possessive the capitalised words are the name's business ("Pepper's
             # Bakery") or only something of the name's ("Theo's Cub Scouts").
-            if step < 0 or not possessive or any(t.startswith("organisations:") for t in found):
+            if step < 0 or not possessive or any(t.startswith(_NAMED) for t in found):
                 out |= found
         if possessive and i + 1 < len(lower) and any(
                 tag in self.parent_tags for _, _, tag in hits.starting(i + 1, i + 1)):
@@ -402,6 +423,9 @@ class EntityExtractor:
         # The lines before a label are about something else (the last turn's "[photo: ... a
         # horse]" above "Melanie: ...").
         labels_line = not text[text.rfind("\n", 0, start) + 1:start].strip() and bool(_LINE_LABEL.match(text, end))
+        # ... though a label that opens one line only is a field, and its value what the
+        # name is ("Bryn: border collie, microchip ..."); a speaker's label opens many.
+        field = labels_line and len(re.findall(r"(?m)^[ \t]*%s[ \t]*:" % re.escape(matches[i].group()), text)) == 1
         paren = re.match(r"\s*\(([^)]{0,%d})\)" % self.cfg.parenthesis_chars, text[end:])
         paren_end = end + paren.end() if paren else end
         w = self.cfg.window_words
@@ -416,7 +440,8 @@ class EntityExtractor:
         for first, last, tag in hits.starting(i - w - hits.longest, last_word):
             # An organisation is one when its word is part of the name ("Pepper's Bakery");
             # "Ada school portrait" is what Ada does, not what Ada is.
-            if first <= i <= last or tag.startswith("organisations:"):
+            # ("Dr" and "St" name the name next to them, as a title or a street: above.)
+            if first <= i <= last or tag.startswith(_NAMED) or lower[first] in self.street_suffixes:
                 continue
             if paren and start < matches[first].start() and matches[last].end() <= paren_end:
                 out.add(tag)
@@ -428,7 +453,9 @@ class EntityExtractor:
                     continue
                 # A field's label right before the name says what it is ("Boat: Ruby",
                 # "Dog: Bailey"), though a colon ends a clause.
-                if not self.break_re.search(text[lo:hi]) or (last == i - 1 and _LABEL_GAP.fullmatch(text[lo:hi])):
+                gap = text[lo:hi]
+                if (not self.break_re.search(gap) or (last == i - 1 and _LABEL_GAP.fullmatch(gap))
+                        or (field and last > i and not self.break_re.search(gap[gap.find(":") + 1:]))):
                     out.add(tag)
         return out
 
@@ -491,7 +518,8 @@ def namesakes(surnames: set[str], sorts: set[str], other_names: set[str], other_
     carries their surname, and that is the name's surname record ("Hale Plumbing" of
     Marcus Hale names "Hale" with the first name "Marcus"). `other_names`: the other's
     surnames and first names."""
-    return bool(surnames) and "org" not in sorts and "org" in other_sorts and not other_names
+    bodies = {"org", "place"}
+    return bool(surnames) and not sorts & bodies and bool(other_sorts & bodies) and not other_names
 
 
 def _namesakes(a: set[str], b: set[str]) -> bool:
