@@ -344,3 +344,34 @@ def test_only_an_event_the_question_names_answers_from_its_occurrences(tmp_path,
     result = brain.ask(question, now=datetime(2026, 11, 10, 16, tzinfo=timezone.utc))
     kinds = ("occurrence", "no_occurrence")
     assert (result.answer_kind in kinds) == (event_kind is not None), (result.answer_kind, result.answer)
+
+
+def _piano_and_teacher(tmp_path, letter: str) -> Brain:
+    mail = ("From: Okafor Music Studio <lessons@okafor.example>\nTo: Sam <sam@example.com>\n"
+            f"Subject: Harper's piano lesson\nDate: Mon, 16 Nov 2026 09:00:00 -0600\n\n{letter}\n")
+    return _store_of(tmp_path, {"piano.ics": PIANO.replace("\n", "\r\n"), "teacher.eml": mail})
+
+
+def test_a_letter_repeating_the_plan_gives_the_calendar_the_answer(tmp_path):
+    # The teacher's letter repeats the plan: the calendar, which holds the cancelled lesson,
+    # answers.
+    brain = _piano_and_teacher(tmp_path, "Harper's piano lesson stays on Tuesdays, 4:30-5:15 pm, at the studio. "
+                                         "Please bring the new book.")
+    result = brain.ask("is there a piano lesson for harper on tuesday?", now=NOW)
+    assert result.answer_kind == "no_occurrence", (result.answer_kind, result.answer)
+
+
+@pytest.mark.parametrize("letter, repeats", [
+    ("Harper's piano lesson stays on Tuesdays, 4:30-5:15 pm, at the studio.", True),
+    # A letter that moves the lesson is news the calendar does not have.
+    ("From this week Harper's piano lesson moves to Mondays, 6:00-6:45 pm, at the studio.", False),
+    ("Harper's piano lesson is at 5:30 from now on.", False),
+])
+def test_what_repeats_an_events_plan(tmp_path, letter, repeats):
+    brain = _piano_and_teacher(tmp_path, letter)
+    brain.ask("when is harper's piano lesson", now=NOW)
+    asker = brain._asker
+    index = asker.index
+    event = next(d for d in range(index.n_docs) if index.docs[d].get("doc_type") == "calendar_event")
+    letter_row = next(r for r in range(index.n_chunks) if index.docs[index.chunk_doc[r]].get("doc_type") == "email")
+    assert asker._decay.repeats_plan(letter_row, event, NOW.timestamp()) is repeats

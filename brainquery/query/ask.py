@@ -161,6 +161,7 @@ class Asker:
         self.ranker = Ranker(index, config, self._series)
         # (Who a letter is written to: a letter to a group names everyone in it.)
         self._coverage = next((s for s in self.ranker.scorers if s.name == "coverage"), None)
+        self._decay = next(s for s in self.ranker.scorers if s.name == "decay")
         self._extracts: dict[tuple[int, str | None], answers.Extract] = {}
         # A document's sentences and their words are the same for every question: read once
         # for many (the answer, its rivals and the sources of one question read a handful of
@@ -308,6 +309,7 @@ class Asker:
         # no answer, however it ranked.
         named = [r for r in leading if not self._unnamed_event(r.doc, route, term_weights)] or leading
         lead = next((r for r in named if self._extract(r.doc, kind, term_weights).text), named[0])
+        lead = self._calendar_first(question, route, kind, named, lead, term_weights, now)
         if kind in self.config.answer.span_only_kinds and not self._extract(lead.doc, kind, term_weights).shown:
             # "How much did Nana's 70th come to": the calendar entry names it all but costs
             # nothing; the hotel's receipt just below it says what it came to.
@@ -532,6 +534,28 @@ class Asker:
         window = None if route.window is None else (route.window.start.date(), route.window.end.date())
         past = route.pattern == "historical" or re.search(cfg.past, question, re.IGNORECASE) is not None
         return event_answer(self._series, top.doc, question, window, now, past, cfg)
+
+    def _calendar_first(self, question: str, route: Route, kind: str | None, leading: list[Ranked], lead: Ranked,
+                        term_weights: dict[str, float], now: datetime) -> Ranked:
+        """Asked when or whether something is on in a day or a few days, an event the
+        question names with an occurrence then answers before a letter that only repeats its
+        plan (the carpool letter's "Tuesday practices 5:30-6:45"): the calendar holds the
+        occurrence, moved or cancelled ones too. A letter that changes the plan keeps the lead."""
+        window = route.window
+        if (route.pattern != "logistical" or int(self.index.doc_type[lead.doc]) == self._event_code
+                or not near_term(window, self.config)):
+            return lead
+        cfg = self._events
+        if not (kind in cfg.kinds or field_asked(question, cfg) is not None
+                or (kind is None and re.search(cfg.yes_no, question, re.IGNORECASE))):
+            return lead
+        first, stop = window.start.date(), window.end.date() + timedelta(days=1)
+        for r in leading:
+            if (int(self.index.doc_type[r.doc]) == self._event_code and not self._unnamed_event(r.doc, route, term_weights)
+                    and self._series.occurrences(r.doc, first, stop, now.tzinfo)
+                    and self._decay.repeats_plan(lead.chunk, r.doc, now.timestamp())):
+                return r
+        return lead
 
     def _unnamed_event(self, doc: int, route: Route, term_weights: dict[str, float]) -> bool:
         """A calendar event the question names by no word of its name (`_event_name`),

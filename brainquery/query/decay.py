@@ -296,6 +296,11 @@ class TimeScorer:
                                            self._plan(event_doc, now))
         return rival
 
+    def repeats_plan(self, row: int, event_doc: int, now: float) -> bool:
+        """Does chunk `row` say nothing of calendar event `event_doc` but what its plan says
+        (`_agrees`)?"""
+        return self._agrees(row, str(self.index.docs[event_doc].get("title") or ""), self._plan(event_doc, now))
+
     def _agrees(self, row: int, title: str, plan: tuple[frozenset[int], frozenset[int]]) -> bool:
         """Do the clock times (on a 12-hour dial) and the weekdays (on their own or of a
         written date) a chunk writes on its lines naming a word of an event's title all
