@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import textwrap
 from datetime import datetime, timezone
+from zoneinfo import ZoneInfo
 from pathlib import Path
 
 import pytest
-from conftest import brain_of
+from conftest import FIXTURES, brain_of
 
 from brainquery.brain import Brain
 from brainquery.config import load_config
@@ -375,3 +376,18 @@ def test_what_repeats_an_events_plan(tmp_path, letter, repeats):
     event = next(d for d in range(index.n_docs) if index.docs[d].get("doc_type") == "calendar_event")
     letter_row = next(r for r in range(index.n_chunks) if index.docs[index.chunk_doc[r]].get("doc_type") == "email")
     assert asker._decay.repeats_plan(letter_row, event, NOW.timestamp()) is repeats
+
+
+
+def test_an_event_about_something_else_gives_way_to_the_letter_about_it(tmp_path):
+    """A household with a weekly dance class in its calendar and a Kumon letter from years
+    ago: the class asked for is the letter's, not Friday's dance class, which only shares
+    the child's name and "class" with the question; asked about the dance class, the
+    calendar answers."""
+    brain = Brain(tmp_path / "store")
+    brain.ingest([FIXTURES / "household14" / "corpus"], now=datetime(2026, 1, 13, tzinfo=timezone.utc))
+    now = datetime(2026, 1, 13, 21, 15, tzinfo=ZoneInfo("Asia/Kolkata"))
+    kumon = brain.ask("what time is diyas kumon class", now=now)
+    assert kumon.answer_kind != "occurrence" and "4:30" in (kumon.answer or ""), (kumon.answer_kind, kumon.answer)
+    dance = brain.ask("what time is diyas bharatanatyam on tuesdays now", now=now)
+    assert dance.answer_kind == "occurrence", (dance.answer_kind, dance.answer)

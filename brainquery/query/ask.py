@@ -307,7 +307,8 @@ class Asker:
         # The first of them whose words answer (in a transcript, one where the person asked
         # about says something about it). A calendar event the question does not name is
         # no answer, however it ranked.
-        named = [r for r in leading if not self._unnamed_event(r.doc, route, term_weights)] or leading
+        named = [r for r in leading if not self._unnamed_event(r.doc, route, term_weights)
+                 and not self._lesser_event(r, leading, query.topic, route, question)] or leading
         lead = next((r for r in named if self._extract(r.doc, kind, term_weights).text), named[0])
         lead = self._calendar_first(question, route, kind, named, lead, term_weights, now)
         if kind in self.config.answer.span_only_kinds and not self._extract(lead.doc, kind, term_weights).shown:
@@ -556,6 +557,29 @@ class Asker:
                     and self._decay.repeats_plan(lead.chunk, r.doc, now.timestamp())):
                 return r
         return lead
+
+    def _lesser_event(self, ranked: Ranked, leading: list[Ranked], topic: TopicTerms, route: Route,
+                      question: str) -> bool:
+        """Asked what is on (not what was: past its day an entry is the record of it), a
+        calendar event naming much less of the question than a leading letter does
+        (`rival.coverage_share`): "Diya - Bharatanatyam" on Friday is no answer to "what
+        time is Diya's Kumon class", which the old Kumon letter names whole. Weekdays and
+        the days the question names ("for Christmas") are left out: an event names its
+        days by taking place on them."""
+        if (int(self.index.doc_type[ranked.doc]) != self._event_code or not topic.terms
+                or route.pattern == "historical" or re.search(self._events.past, question, re.IGNORECASE)):
+            return False
+        letters = [r.chunk for r in leading if int(self.index.doc_type[r.doc]) != self._event_code]
+        if not letters:
+            return False
+        days = np.array([t in self._weekday_words for t in topic.terms], dtype=bool)
+        days[list(topic.window_terms)] = True
+        weights = np.where(days, 0.0, topic.weights)
+        if weights.sum() <= 0:
+            return False
+        named = topic.cover_and_words(self.index.bm25, np.array([ranked.chunk, *letters], dtype=np.int64))[1]
+        cover = named.astype(np.float64) @ weights
+        return bool(cover[0] < self.config.time.rival.coverage_share * cover[1:].max())
 
     def _unnamed_event(self, doc: int, route: Route, term_weights: dict[str, float]) -> bool:
         """A calendar event the question names by no word of its name (`_event_name`),
