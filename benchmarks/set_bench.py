@@ -13,7 +13,7 @@ from locomo_bench import commit
 from brainquery.brain import Brain
 from brainquery.query.evaluate import noon_utc
 
-SETS = ("dev", "dev2", "dev3", "dev4", "dev5", "dev6", "heldout", "heldout2")
+SETS = ("dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "heldout", "heldout2")
 
 
 def run(folder: Path, workdir: Path, load: Callable[[Path], list], evaluate: Callable[..., list]) -> list:
