@@ -146,6 +146,8 @@ class EvaluationSection:
     ambiguity_dev5_qualified_asked: float
     ambiguity_dev6_asked: float
     ambiguity_dev6_qualified_asked: float
+    ambiguity_dev7_asked: float
+    ambiguity_dev7_qualified_asked: float
     ambiguity_heldout2_asked: float
     ambiguity_heldout2_qualified_asked: float
 

@@ -231,6 +231,12 @@ TOLD_APART = {
         _mail("Sian Pritchard <sian@example.net>", "Contacts", 3,
               "Manon (Celyn's mum) .... 07700 900271\nCelyn's sleepover is on Friday at 6pm."),
     ], "Celyn", True),
+    "a piano teacher with a surname and the bakery her first name names": ([
+        _mail("Paloma Reyes <paloma@reyespiano.example>", "May dates", 2,
+              "May tuition is $140, due Friday.\n\nPaloma\nPaloma Reyes Piano Studio"),
+        _mail("Panadería La Paloma <pedidos@panaderialapaloma.example>", "Order confirmation", 3,
+              "Your cake order is confirmed for pick up on Friday, 4-6 pm. Balance $42.\n\nPanadería La Paloma"),
+    ], "Paloma", True),
     "a title's capitals are no surname": ([
         _mail("Cedar Ridge Stables <office@cedarridge.example>", "Lucy Riding Lessons", 2,
               "Lucy's riding lesson moves to Friday at 9 am; riding helmets are provided."),
@@ -272,6 +278,10 @@ def test_what_tells_two_entities_apart(case, tmp_path):
     ("Enter by the front doors on Elmridge Dr. Dr Hale is in room 204.", "elmridge", {"places:street"}, {"roles:doctor"}),
     ("Enter by the front doors on Elmridge Dr. Dr Hale is in room 204.", "hale", {"roles:doctor"}, set()),
     ("St Teilo's Hall, Friday 2pm", "teilo", {"places:venue"}, set()),
+    # A field's value runs to its first comma, after a colon or a dash.
+    ("House\nTito - 6 yr old blue heeler mix, about 45 lb.\nPancho - desert tortoise", "tito", {"species:dog"}, set()),
+    # An article is no first name: "La Paloma" is a bakery, not Paloma La.
+    ("Panadería La Paloma\nYour order is ready.", "paloma", {"organisations:bakery"}, {"g:la"}),
 ])
 def test_what_the_words_around_a_name_say_of_it(text, name, said, not_said):
     from brainquery.query.entities import EntityExtractor
@@ -303,7 +313,7 @@ def test_a_shared_list_speaks_for_each_name_only_in_its_own_line(tmp_path):
     assert len(phone["candidates"]) == 2, phone["candidates"]
 
 
-@pytest.fixture(scope="module", params=["dev", "dev2", "dev3", "dev4", "dev5", "dev6", "heldout", "heldout2"])
+@pytest.fixture(scope="module", params=["dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "heldout", "heldout2"])
 def ambiguity_set(request, tmp_path_factory):
     folder = FIXTURES / "ambiguity16" / request.param
     questions = load_ambiguity_questions(folder / "questions.jsonl")
@@ -317,6 +327,18 @@ def ambiguity_set(request, tmp_path_factory):
 def _answer_of(tmp_path, files: dict[str, str], question: str) -> dict:
     """The answer to `question` from a store of these files (name: text), ingested at NOW."""
     return brain_of(tmp_path, files, NOW).ask(question, now=NOW).to_dict()
+
+
+def test_a_relative_is_picked_by_any_word_of_family(tmp_path):
+    """"Grandma Lupe": the contacts call her Mom, the parish office's Lupe Contreras is no
+    relative."""
+    result = _answer_of(tmp_path, {
+        "0.eml": _mail("Marisol Tafoya <marisol@example.net>", "Contacts", 2,
+                       "Lupe Tafoya (Mom) .... 575-555-0134, arriving Friday at 3:00 pm\n"),
+        "1.eml": _mail("Lupe Contreras <office@sanisidro.example>", "Retreat", 3,
+                       "The retreat is on Friday at 9:00 am.\n\nLupe Contreras\nParish office"),
+    }, "when does grandma lupe get here")
+    assert result["answer_kind"] != "ambiguous", result["candidates"]
 
 
 def test_a_pick_up_tells_no_entity_apart(tmp_path):

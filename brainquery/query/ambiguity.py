@@ -33,6 +33,7 @@ from .entities import (CONTEXT, GIVEN, SENDER_ITSELF, SORTS, SURNAME, EntityExtr
                        plain, same_names, sorts_of)
 from .query_index import QueryIndex
 
+_KINSHIP = "kinship:"
 # A word ending in "s" with no apostrophe before it: maybe an owner typed without one.
 _UNMARKED_POSSESSIVE = re.compile(r"\b([^\W\d_]{2,})s\b(?!['’])")
 
@@ -283,6 +284,10 @@ class AmbiguityFinder:
         said |= {f"w:{w}" for w in words if w != name_key(name) and w not in self.extractor.never
                  and w not in self.question_words}
         picked = [e for e in entities if said.intersection(map(plain, e.descriptors))]
+        if not picked and any(d.startswith(_KINSHIP) for d in said):
+            # Family is said of a relative loosely: Grandma Bonnie is "Bonnie Whitcomb (Ben's
+            # mom)" in the contacts, not the HOA's treasurer.
+            picked = [e for e in entities if any(plain(d).startswith(_KINSHIP) for d in e.descriptors)]
         return picked if 0 < len(picked) < len(entities) else entities
 
     def _by_topic(self, question: str, name: str, entities: list[Entity],
@@ -411,6 +416,12 @@ def _distinct(a: Entity, b: Entity, proper: Callable[[str], bool]) -> bool:
             and given_a and given_b and not same_names(given_a, given_b)):
         return True
     if (surnames_a and SENDER_ITSELF in b.descriptors) or (surnames_b and SENDER_ITSELF in a.descriptors):
+        return True
+    # A first name with a surname, and a business or place the word names with no first
+    # name or surname of its own: a person's own business carries their surname ("Paloma
+    # Reyes" the piano teacher, "Panadería La Paloma").
+    if (namesakes(surnames_a, sorts_a, surnames_b | given_b, sorts_b)
+            or namesakes(surnames_b, sorts_b, surnames_a | given_a, sorts_a)):
         return True
     # Different names around it, one of them known to be a person: two people ("Coach
     # Jordan Pike", "Jordan Reyes"). Capitalised words around a place, a business or a thing

@@ -56,6 +56,11 @@ _LABEL_GAP = re.compile(r"[ \t]*:[ \t]*")
 # A name opening its line before a colon labels what follows: a transcript's speaker
 # ("Melanie: I'm in awe..."), a field ("Ruby: 2019 Bayliner").
 _LINE_LABEL = re.compile(r"[ \t]*:")
+# A field's label: a name opening its line before a colon or a dash ("Tito - 6 yr old
+# blue heeler mix"), and where its value ends.
+_FIELD_LABEL = re.compile(r"[ \t]*(?::|[-–—][ \t])[ \t]*")
+_LINE_STAMP = re.compile(r"[ \t]*(?:\[[^\]\n]{1,40}\][ \t]*)?")
+_VALUE_END = re.compile(r"[,;|!?\n]|\.(?:\s|$)")
 _ADDRESSES = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?:https?://|www\.)\S+")
 
 
@@ -422,10 +427,20 @@ class EntityExtractor:
         start, end = matches[i].start(), matches[i].end()
         # The lines before a label are about something else (the last turn's "[photo: ... a
         # horse]" above "Melanie: ...").
-        labels_line = not text[text.rfind("\n", 0, start) + 1:start].strip() and bool(_LINE_LABEL.match(text, end))
-        # ... though a label that opens one line only is a field, and its value what the
-        # name is ("Bryn: border collie, microchip ..."); a speaker's label opens many.
-        field = labels_line and len(re.findall(r"(?m)^[ \t]*%s[ \t]*:" % re.escape(matches[i].group()), text)) == 1
+        # (A chat export stamps each line: "[Apr 12, 7:41 PM] Esperanza: Hola!")
+        line_start = _LINE_STAMP.fullmatch(text, text.rfind("\n", 0, start) + 1, start) is not None
+        labels_line = line_start and bool(_LINE_LABEL.match(text, end))
+        # ... though a label that opens one line only is a field, and its value up to the
+        # first comma what the name is ("Bryn: border collie, microchip ...", "Tito - 6 yr
+        # old blue heeler mix, about 45 lb"); a speaker's label opens many.
+        value = None
+        label = _FIELD_LABEL.match(text, end) if line_start else None
+        if label is not None:
+            opened = len(re.findall(r"(?m)^%s%s%s" % (_LINE_STAMP.pattern, re.escape(matches[i].group()),
+                                                     _FIELD_LABEL.pattern), text))
+            if opened == 1:
+                stop = _VALUE_END.search(text, label.end())
+                value = (label.end(), stop.start() if stop else len(text))
         paren = re.match(r"\s*\(([^)]{0,%d})\)" % self.cfg.parenthesis_chars, text[end:])
         paren_end = end + paren.end() if paren else end
         w = self.cfg.window_words
@@ -437,15 +452,18 @@ class EntityExtractor:
         last_word = i + ahead
         if paren:
             last_word = max(last_word, bisect.bisect_right(hits.word_starts, paren_end) - 1)
+        if value is not None:
+            last_word = max(last_word, bisect.bisect_right(hits.word_starts, value[1]) - 1)
         for first, last, tag in hits.starting(i - w - hits.longest, last_word):
             # An organisation is one when its word is part of the name ("Pepper's Bakery");
             # "Ada school portrait" is what Ada does, not what Ada is.
             # ("Dr" and "St" name the name next to them, as a title or a street: above.)
             if first <= i <= last or tag.startswith(_NAMED) or lower[first] in self.street_suffixes:
                 continue
+            in_value = value is not None and value[0] <= matches[first].start() and matches[last].end() <= value[1]
             if paren and start < matches[first].start() and matches[last].end() <= paren_end:
                 out.add(tag)
-            elif i - w <= last < i or i < first <= i + ahead:
+            elif i - w <= last < i or i < first <= i + ahead or in_value:
                 lo, hi = (matches[last].end(), start) if last < i else (end, matches[first].start())
                 if last > i and towards.search(text[lo:hi]):
                     continue   # "Maisie to the vet", "Maisie -> vet": where it goes, not what it is
@@ -454,8 +472,7 @@ class EntityExtractor:
                 # A field's label right before the name says what it is ("Boat: Ruby",
                 # "Dog: Bailey"), though a colon ends a clause.
                 gap = text[lo:hi]
-                if (not self.break_re.search(gap) or (last == i - 1 and _LABEL_GAP.fullmatch(gap))
-                        or (field and last > i and not self.break_re.search(gap[gap.find(":") + 1:]))):
+                if not self.break_re.search(gap) or (last == i - 1 and _LABEL_GAP.fullmatch(gap)) or in_value:
                     out.add(tag)
         return out
 
