@@ -362,6 +362,16 @@ def test_a_letter_repeating_the_plan_gives_the_calendar_the_answer(tmp_path):
     assert result.answer_kind == "no_occurrence", (result.answer_kind, result.answer)
 
 
+def test_a_letter_moving_the_series_overtakes_the_calendar_and_its_moved_occurrence(tmp_path):
+    # The series has a moved occurrence (3 December) of its own: that entry is part of the
+    # plan the letter moved, not a plan of its own.
+    brain = _piano_and_teacher(tmp_path, "From this week Harper's piano lesson moves to Mondays, 6:00-6:45 pm, "
+                                         "at the studio.")
+    result = brain.ask("what time is harper's piano lesson?", now=NOW)
+    assert result.answer_kind not in ("occurrence", "no_occurrence") and "6:00" in (result.answer or ""), (
+        result.answer_kind, result.answer)
+
+
 @pytest.mark.parametrize("letter, repeats", [
     ("Harper's piano lesson stays on Tuesdays, 4:30-5:15 pm, at the studio.", True),
     # A letter that moves the lesson is news the calendar does not have.

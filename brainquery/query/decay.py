@@ -266,12 +266,15 @@ class TimeScorer:
         one = (index.occ_ptr[docs + 1] - index.occ_ptr[docs]) if index.occ_ptr.size else np.zeros(len(docs), int)
         is_event = index.doc_type[docs] == self.event_code
         issued = index.doc_issued[docs]
-        one_off = is_event & (one <= 1) & ~np.isnan(issued) & (self.mentions is not None)
-        event = (is_event & (one > 1)) | one_off
+        # An entry that moves one occurrence of a series (RECURRENCE-ID) is part of its plan.
+        override = is_event & np.array([bool(index.docs[int(d)].get("recurrence_id")) for d in docs], dtype=bool)
+        one_off = is_event & (one <= 1) & ~override & ~np.isnan(issued) & (self.mentions is not None)
+        event = (is_event & ((one > 1) | override)) | one_off
         if not np.any(event):
             return np.zeros((len(docs), len(docs)), dtype=bool)
-        # A one-off entry is as old as its writing, and only a letter before its day rivals it.
-        epochs = np.where(one_off, issued, epochs)
+        # A one-off entry (and a series' moved occurrence) is as old as its writing, and only
+        # a letter before a one-off's day rivals it.
+        epochs = np.where(one_off | (override & ~np.isnan(issued)), issued, epochs)
         before = np.where(one_off, index.doc_epoch[docs], np.inf)
         pairs = None
         # Who can move a standing plan: a person's mail or note, a notice; not a flyer.
@@ -285,8 +288,13 @@ class TimeScorer:
             pairs[one_off] = self._name_the_day(cands.rows, np.flatnonzero(one_off), can_rival & cands.on_topic)
         # The plan's own type weight (a calendar's) is no evidence against the letter that moved it.
         evidence = cands.evidence / np.maximum(cands.parts["type_weight"], 1e-9)
+        # A standing plan and every letter are judged as stating a value of it
+        # (value_match_share): a letter that writes no time or day of the plan other than
+        # its own is dropped below. (A one-off entry keeps its rule: the letter must name
+        # its day, and match it as well.)
+        stated = has_value | ~one_off
         rival = rivalled(epochs, cands.parts["coverage"], evidence, cands.on_topic & can_rival,
-                         has_value, self.config.time.rival, before, pairs, by_whom=True)
+                         stated, self.config.time.rival, before, pairs, by_whom=True)
         rival &= (event & ~np.isnan(epochs))[:, None]
         for i, j in zip(*np.nonzero(rival)):
             # The carpool letter that repeats the practice times (and the moved Thursday the
