@@ -401,3 +401,4 @@ def test_an_event_about_something_else_gives_way_to_the_letter_about_it(tmp_path
     assert kumon.answer_kind != "occurrence" and "4:30" in (kumon.answer or ""), (kumon.answer_kind, kumon.answer)
     dance = brain.ask("what time is diyas bharatanatyam on tuesdays now", now=now)
     assert dance.answer_kind == "occurrence", (dance.answer_kind, dance.answer)
+

@@ -38,6 +38,18 @@ def test_logistical_soft_cutoff_only_when_something_newer_answers():
     assert not_relevant[1] == pytest.approx(alone[0])
 
 
+def test_an_event_still_ahead_is_spared_the_cutoff():
+    # This week's newsletter names the winter concert six weeks ahead: the concert's entry is
+    # the plan for its day, not an old document the newsletter makes stale.
+    model = CONFIG.time.logistical
+    ages, codes = np.array([5.0, 43.5]), np.array([CODE["newsletter"], CODE["calendar_event"]])
+    relevant, rival = np.ones(2, bool), np.ones(2, bool)
+    cut = time_weight(model, ages, codes, TYPES, 1.0, relevant, rival)
+    spared = time_weight(model, ages, codes, TYPES, 1.0, relevant, rival, uncut=np.array([False, True]))
+    assert spared[1] == pytest.approx(cut[1] / model.cutoff_factor)
+    assert spared[0] == pytest.approx(cut[0])
+
+
 def test_entity_is_linear_with_a_ninety_day_half_life_and_a_floor():
     w = weights("entity", [0, 90, 120, 1000], ["email"] * 4, floor_half_life_days=0.0)
     assert w[:3] == pytest.approx([1.0, 0.5, 1 - 0.5 * 120 / 90])

@@ -66,7 +66,7 @@ def per_type(table: Mapping[str, float], default: float, type_names: Sequence[st
 
 def time_weight(model: DecayModel, age_days: np.ndarray, type_codes: np.ndarray,
                 type_names: Sequence[str], recency: float, relevant: np.ndarray,
-                rival: np.ndarray | None = None) -> np.ndarray:
+                rival: np.ndarray | None = None, uncut: np.ndarray | None = None) -> np.ndarray:
     """The time weight of each candidate under `model`.
 
     `relevant` marks candidates that answer the question at all: the soft cutoff only
@@ -74,7 +74,8 @@ def time_weight(model: DecayModel, age_days: np.ndarray, type_codes: np.ndarray,
     source exists"), so a question whose only evidence is old still gets an answer, which
     the confidence message then flags as stale. `rival` marks candidates a newer document
     about the same subject competes with (`rivalled`): only they are cut, and the others
-    pay `unrivalled_power` of their weight. None: every candidate pays all of it.
+    pay `unrivalled_power` of their weight. None: every candidate pays all of it. `uncut`:
+    candidates the cutoff spares (an event still ahead).
     """
     age = np.asarray(age_days, dtype=np.float64)
     dated = ~np.isnan(age)
@@ -94,6 +95,8 @@ def time_weight(model: DecayModel, age_days: np.ndarray, type_codes: np.ndarray,
             # Only a document a newer one rivals is cut: the council's letter that moved the
             # bin day is not out of date because a calendar reminder happens this week.
             cut = dated & ~inside & (rival if rival is not None else True)
+            if uncut is not None:
+                cut &= ~uncut
             weight = np.where(cut, weight * model.cutoff_factor, weight)
     weight = np.where(dated, weight, model.undated)
     if model.recency_blend:
@@ -251,6 +254,19 @@ class TimeScorer:
         event_age[has] = np.minimum.reduceat(gap, offsets[has])
         return np.where(np.isfinite(event_age), event_age, age)
 
+    def _ahead(self, docs: np.ndarray, now: float) -> np.ndarray:
+        """Has each document an occurrence that has not ended by `now`?"""
+        index = self.index
+        out = np.zeros(len(docs), dtype=bool)
+        if not index.occ_doc.size:
+            return out
+        rows, offsets = index.occurrence_slices(docs)
+        if not rows.size:
+            return out
+        has = np.diff(np.append(offsets, rows.size)) > 0
+        out[has] = np.maximum.reduceat(index.occ_end[rows], offsets[has]) >= now
+        return out
+
     def superseded_series(self, docs: np.ndarray, epochs: np.ndarray, cands: Candidates,
                           has_value: np.ndarray, kind: str | None, now: float) -> np.ndarray:
         """[i, j]: does candidate j overtake calendar event i? A recurring series that began
@@ -267,7 +283,8 @@ class TimeScorer:
         is_event = index.doc_type[docs] == self.event_code
         issued = index.doc_issued[docs]
         # An entry that moves one occurrence of a series (RECURRENCE-ID) is part of its plan.
-        override = is_event & np.array([bool(index.docs[int(d)].get("recurrence_id")) for d in docs], dtype=bool)
+        override = is_event.copy()
+        override[is_event] = [bool(index.docs[int(d)].get("recurrence_id")) for d in docs[is_event]]
         one_off = is_event & (one <= 1) & ~override & ~np.isnan(issued) & (self.mentions is not None)
         event = (is_event & ((one > 1) | override)) | one_off
         if not np.any(event):
@@ -420,11 +437,14 @@ class TimeScorer:
             # Candidates a newer document about the same subject competes with; a calendar
             # event is always judged by its own time against the question's.
             shared = shared_words(cands.words, query.topic.weights)
+            is_event = index.doc_type[docs] == self.event_code
             rival = rivalled(epochs, cands.parts["coverage"], cands.evidence, cands.on_topic, has_value,
-                             self.config.time.rival, shared=shared) | (index.doc_type[docs] == self.event_code)
+                             self.config.time.rival, shared=shared) | is_event
             model = getattr(self.config.time, route.pattern)
-            weight = time_weight(model, ages, index.doc_type[docs],
-                                 index.type_names, route.recency, cands.on_topic, rival)
+            # (An event still ahead is no stale plan: the winter concert in six weeks is not
+            # cut as old because this week's newsletter mentions it.)
+            weight = time_weight(model, ages, index.doc_type[docs], index.type_names, route.recency,
+                                 cands.on_topic, rival, uncut=is_event & self._ahead(docs, query.now))
         by_whom = self.superseded_series(docs, epochs, cands, has_value, query.kind, query.now)
         if day_letters.any() and query.kind in self.config.answer.value_kinds:
             # ... and like such an event, a later letter writing that day with a value of the
