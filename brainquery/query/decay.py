@@ -305,13 +305,16 @@ class TimeScorer:
             pairs[one_off] = self._name_the_day(cands.rows, np.flatnonzero(one_off), can_rival & cands.on_topic)
         # The plan's own type weight (a calendar's) is no evidence against the letter that moved it.
         evidence = cands.evidence / np.maximum(cands.parts["type_weight"], 1e-9)
-        # A standing plan and every letter are judged as stating a value of it
-        # (value_match_share): a letter that writes no time or day of the plan other than
-        # its own is dropped below. (A one-off entry keeps its rule: the letter must name
-        # its day, and match it as well.)
-        stated = has_value | ~one_off
         rival = rivalled(epochs, cands.parts["coverage"], evidence, cands.on_topic & can_rival,
-                         stated, self.config.time.rival, before, pairs, by_whom=True)
+                         has_value, self.config.time.rival, before, pairs, by_whom=True)
+        plans = event & ~one_off
+        if plans.any():
+            # A standing plan and a letter about it are judged as both stating a value of it
+            # (value_match_share of its evidence is enough): a letter writing no time or day
+            # of the plan other than its own is dropped below.
+            stated = np.ones(len(docs), dtype=bool)
+            rival[plans] = rivalled(epochs, cands.parts["coverage"], evidence, cands.on_topic & can_rival,
+                                    stated, self.config.time.rival, before, pairs, by_whom=True)[plans]
         rival &= (event & ~np.isnan(epochs))[:, None]
         for i, j in zip(*np.nonzero(rival)):
             # The carpool letter that repeats the practice times (and the moved Thursday the
