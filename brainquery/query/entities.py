@@ -60,6 +60,8 @@ _LINE_LABEL = re.compile(r"[ \t]*:")
 # blue heeler mix"), and where its value ends.
 _FIELD_LABEL = re.compile(r"[ \t]*(?::|[-–—][ \t])[ \t]*")
 _LINE_STAMP = re.compile(r"[ \t]*(?:\[[^\]\n]{1,40}\][ \t]*)?")
+# The word a line opens with as a label: "Bryn:", "[Apr 12, 7:41 PM] Esperanza:", "Tito -".
+_LINE_LABEL_WORD = re.compile(r"(?m)^%s([^\W\d_]+(?:['’][^\W\d_]+)*)%s" % (_LINE_STAMP.pattern, _FIELD_LABEL.pattern))
 _VALUE_END = re.compile(r"[,;|!?\n]|\.(?:\s|$)")
 _ADDRESSES = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?:https?://|www\.)\S+")
 
@@ -332,6 +334,7 @@ class EntityExtractor:
         # piano"); elsewhere a dash may say what the name is ("Jordan Reyes - coach").
         towards = self.event_towards_re if meta.get("doc_type") == "calendar_event" else self.towards_re
         mentions: dict[str, list[set[str]]] = {}
+        labels: Counter | None = None   # how many lines each word opens as a label
         for i, word in enumerate(words):
             key = lower[i]
             if not word[0].isupper() or len(key) < 2 or key in self.never or key in self.vocab.words:
@@ -340,7 +343,9 @@ class EntityExtractor:
                 caps[key] += 1
             if i > 0 and lower[i - 1] in self.greetings:
                 continue   # "Hi Claire,": the reader, not what the document is about
-            mentions.setdefault(key, []).append(self._descriptors(i, full, matches, lower, near, towards))
+            if labels is None:
+                labels = Counter(m.group(1) for m in _LINE_LABEL_WORD.finditer(full))
+            mentions.setdefault(key, []).append(self._descriptors(i, full, matches, lower, near, towards, labels))
         address = str(meta.get("from") or "")
         context = self._context(sender, str(meta.get("location") or ""), address)
         sender_words = self.word_re.findall(sender)
@@ -374,7 +379,8 @@ class EntityExtractor:
         return "" if last in self.never or last in self.vocab.words else last
 
     def _descriptors(self, i: int, text: str, matches: list[re.Match], lower: list[str],
-                     hits: _Hits, towards: re.Pattern) -> set[str]:
+                     hits: _Hits, towards: re.Pattern, labels: Counter) -> set[str]:
+        """`labels`: how many lines of the text each word opens as a label."""
         out: set[str] = set()
         possessive = bool(_POSSESSIVE.search(matches[i].group()))
         # Capitalised neighbours, each way, while only spaces (or a title's dot) separate them.
@@ -436,9 +442,7 @@ class EntityExtractor:
         value = None
         label = _FIELD_LABEL.match(text, end) if line_start else None
         if label is not None:
-            opened = len(re.findall(r"(?m)^%s%s%s" % (_LINE_STAMP.pattern, re.escape(matches[i].group()),
-                                                     _FIELD_LABEL.pattern), text))
-            if opened == 1:
+            if labels[matches[i].group()] == 1:
                 stop = _VALUE_END.search(text, label.end())
                 value = (label.end(), stop.start() if stop else len(text))
         paren = re.match(r"\s*\(([^)]{0,%d})\)" % self.cfg.parenthesis_chars, text[end:])
