@@ -388,7 +388,6 @@ def test_what_repeats_an_events_plan(tmp_path, letter, repeats):
     assert asker._decay.repeats_plan(letter_row, event, NOW.timestamp()) is repeats
 
 
-
 def test_an_event_about_something_else_gives_way_to_the_letter_about_it(tmp_path):
     """A household with a weekly dance class in its calendar and a Kumon letter from years
     ago: the class asked for is the letter's, not Friday's dance class, which only shares
