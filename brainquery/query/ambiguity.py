@@ -29,8 +29,7 @@ from ..storage.chunking import join_chunks
 from ..textproc import Analyzer
 from .coverage import TopicTerms
 from .entities import (CONTEXT, GIVEN, SENDER_ITSELF, SORTS, SURNAME, EntityExtractor, compatible, name_key, named_after,
-                       namesakes,
-                       plain, same_names, sorts_of)
+                       namesakes, plain, same_names, sorts_of)
 from .query_index import QueryIndex
 
 _KINSHIP = "kinship:"

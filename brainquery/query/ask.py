@@ -310,7 +310,7 @@ class Asker:
         named = [r for r in leading if not self._unnamed_event(r.doc, route, term_weights)
                  and not self._lesser_event(r, leading, query.topic, route, question)] or leading
         lead = next((r for r in named if self._extract(r.doc, kind, term_weights).text), named[0])
-        lead = self._calendar_first(question, route, kind, named, lead, term_weights, now)
+        lead = self._calendar_first(question, route, kind, named, lead, now)
         if kind in self.config.answer.span_only_kinds and not self._extract(lead.doc, kind, term_weights).shown:
             # "How much did Nana's 70th come to": the calendar entry names it all but costs
             # nothing; the hotel's receipt just below it says what it came to.
@@ -526,33 +526,34 @@ class Asker:
         if int(self.index.doc_type[top.doc]) != self._event_code or self._unnamed_event(top.doc, route, term_weights):
             return None
         cfg = self._events
-        # "ticket number for our tyres at Opony Oliwa?" asks for the number, not whether.
-        yes_no = kind is None or kind in cfg.kinds
-        asks_time = (kind in cfg.kinds or route.window is not None
-                     or yes_no and re.search(cfg.yes_no, question, re.IGNORECASE) is not None)
-        if not asks_time and field_asked(question, cfg) is None:
+        if route.window is None and not self._asks_of_event(question, kind):
             return None
         window = None if route.window is None else (route.window.start.date(), route.window.end.date())
         past = route.pattern == "historical" or re.search(cfg.past, question, re.IGNORECASE) is not None
         return event_answer(self._series, top.doc, question, window, now, past, cfg)
 
+    def _asks_of_event(self, question: str, kind: str | None) -> bool:
+        """Does the question ask when, whether, or a field (where, who) of an event? A short
+        question with no question word asks whether only when it asks no value of another
+        kind: "ticket number for our tyres at Opony Oliwa?" asks for the number."""
+        cfg = self._events
+        return (kind in cfg.kinds or field_asked(question, cfg) is not None
+                or ((kind is None or kind in cfg.kinds) and re.search(cfg.yes_no, question, re.IGNORECASE) is not None))
+
     def _calendar_first(self, question: str, route: Route, kind: str | None, leading: list[Ranked], lead: Ranked,
-                        term_weights: dict[str, float], now: datetime) -> Ranked:
+                        now: datetime) -> Ranked:
         """Asked when or whether something is on in a day or a few days, an event the
         question names with an occurrence then answers before a letter that only repeats its
         plan (the carpool letter's "Tuesday practices 5:30-6:45"): the calendar holds the
         occurrence, moved or cancelled ones too. A letter that changes the plan keeps the lead."""
         window = route.window
         if (route.pattern != "logistical" or int(self.index.doc_type[lead.doc]) == self._event_code
-                or not near_term(window, self.config)):
-            return lead
-        cfg = self._events
-        if not (kind in cfg.kinds or field_asked(question, cfg) is not None
-                or (kind is None and re.search(cfg.yes_no, question, re.IGNORECASE))):
+                or not near_term(window, self.config) or not self._asks_of_event(question, kind)):
             return lead
         first, stop = window.start.date(), window.end.date() + timedelta(days=1)
+        # (`leading` holds only events the question names: `_unnamed_event`, `_lesser_event`.)
         for r in leading:
-            if (int(self.index.doc_type[r.doc]) == self._event_code and not self._unnamed_event(r.doc, route, term_weights)
+            if (int(self.index.doc_type[r.doc]) == self._event_code
                     and self._series.occurrences(r.doc, first, stop, now.tzinfo)
                     and self._decay.repeats_plan(lead.chunk, r.doc, now.timestamp())):
                 return r

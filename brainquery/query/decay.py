@@ -254,7 +254,7 @@ class TimeScorer:
         event_age[has] = np.minimum.reduceat(gap, offsets[has])
         return np.where(np.isfinite(event_age), event_age, age)
 
-    def _ahead(self, docs: np.ndarray, now: float) -> np.ndarray:
+    def _not_over(self, docs: np.ndarray, now: float) -> np.ndarray:
         """Has each document an occurrence that has not ended by `now`?"""
         index = self.index
         out = np.zeros(len(docs), dtype=bool)
@@ -447,7 +447,7 @@ class TimeScorer:
             # (An event still ahead is no stale plan: the winter concert in six weeks is not
             # cut as old because this week's newsletter mentions it.)
             weight = time_weight(model, ages, index.doc_type[docs], index.type_names, route.recency,
-                                 cands.on_topic, rival, uncut=is_event & self._ahead(docs, query.now))
+                                 cands.on_topic, rival, uncut=is_event & self._not_over(docs, query.now))
         by_whom = self.superseded_series(docs, epochs, cands, has_value, query.kind, query.now)
         if day_letters.any() and query.kind in self.config.answer.value_kinds:
             # ... and like such an event, a later letter writing that day with a value of the
