@@ -1,6 +1,6 @@
 """Ambiguous names asked back (issue 16): the development and held-out sets.
 
-    python benchmarks/ambiguity_bench.py [--set dev|dev2|...|dev7|heldout|heldout2|all] [--failures]
+    python benchmarks/ambiguity_bench.py [--set dev|dev2|...|heldout|heldout2|all] [--failures]
 
 Each set (fixtures/ambiguity16/<set>/) is ingested into a store of its own; every question
 is asked at noon UTC of its `now` day, as `brainquery ask --now` does. Prints per set the

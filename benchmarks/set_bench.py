@@ -13,7 +13,12 @@ from locomo_bench import commit
 from brainquery.brain import Brain
 from brainquery.query.evaluate import noon_utc
 
-SETS = ("dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "heldout", "heldout2")
+
+
+def sets_in(root: Path) -> list[str]:
+    """The sets of a fixtures folder: its subfolders holding questions, development sets first."""
+    names = [p.parent.name for p in root.glob("*/questions.jsonl")]
+    return sorted(names, key=lambda name: (name.startswith("heldout"), len(name), name))
 
 
 def run(folder: Path, workdir: Path, load: Callable[[Path], list], evaluate: Callable[..., list]) -> list:
@@ -26,11 +31,11 @@ def run(folder: Path, workdir: Path, load: Callable[[Path], list], evaluate: Cal
 def main(argv: list[str] | None, doc: str, title: str, root: Path, load: Callable[[Path], list],
          evaluate: Callable[..., list], table: Callable[[str, list, bool], Any]) -> int:
     p = argparse.ArgumentParser(description=doc.splitlines()[0])
-    p.add_argument("--set", choices=(*SETS, "all"), default="all")
+    p.add_argument("--set", choices=(*sets_in(root), "all"), default="all")
     p.add_argument("--failures", action="store_true", help="list every wrong outcome")
     args = p.parse_args(argv)
     print(f"Brain Query {title} — commit {commit()}")
-    names = [name for name in SETS if (root / name).is_dir()] if args.set == "all" else [args.set]
+    names = sets_in(root) if args.set == "all" else [args.set]
     with tempfile.TemporaryDirectory(prefix="set-bench-") as tmp:
         for name in names:
             print(table(name, run(root / name, Path(tmp), load, evaluate), args.failures), flush=True)
