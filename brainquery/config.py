@@ -282,7 +282,14 @@ class RivalRule:
     value_match_share: float
     superseded_event_factor: float
     plan_days: int
+    week_of: str                   # regex: a date naming a week, not a weekday
     series_rival_types: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        try:
+            re.compile(self.week_of)
+        except re.error as err:
+            raise ConfigError(f"config key time.rival.week_of is not a regex: {err}") from err
 
 
 @dataclasses.dataclass(frozen=True)

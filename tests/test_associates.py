@@ -67,6 +67,10 @@ def test_a_stand_in_names_the_word_part_of_the_way_where_the_word_is_missing(ana
     assert plain[0] == pytest.approx(widened[0]) == pytest.approx(1.0)       # the note says "hurling"
     assert plain[1] < widened[1] < 1.0                                         # the club's letter
     assert widened[4:] == pytest.approx(plain[4:])                             # other Saturdays
+    # Lines of a chunk are read against the widened topic's columns, which know their words.
+    lines = [set(analyzer.tokens("Hurling Saturdays")), set(analyzer.tokens("Carrigrohane Rovers U9s"))]
+    assert topic.with_associates(found, 0.75).of_union(bm25, np.arange(2), lines) == pytest.approx(
+        topic.of_union(bm25, np.arange(2), lines))
 
 
 def test_a_name_a_calendar_feed_repeats_in_every_event_is_rare_by_the_files_that_name_it(analyzer):

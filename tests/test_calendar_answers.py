@@ -401,3 +401,74 @@ def test_an_event_about_something_else_gives_way_to_the_letter_about_it(tmp_path
     dance = brain.ask("what time is diyas bharatanatyam on tuesdays now", now=now)
     assert dance.answer_kind == "occurrence", (dance.answer_kind, dance.answer)
 
+
+
+TEAM_FEED = textwrap.dedent("""\
+    BEGIN:VCALENDAR
+    VERSION:2.0
+    PRODID:-//TeamLine//Schedule//EN
+    X-WR-CALNAME:Strikers - U10 Green
+    BEGIN:VEVENT
+    UID:practice-u10@teamline.example
+    DTSTAMP:20260801T120000Z
+    DTSTART;TZID=America/Denver:20260818T173000
+    DTEND;TZID=America/Denver:20260818T184500
+    RRULE:FREQ=WEEKLY;BYDAY=TU,TH;UNTIL=20261120T065959Z
+    SUMMARY:Practice - U10 Green
+    LOCATION:Sloan's Lake Park - Field 3
+    ORGANIZER;CN=Coach Ben Alvarado:mailto:coach.ben@teamline.example
+    END:VEVENT
+    BEGIN:VEVENT
+    UID:game-highlands@teamline.example
+    DTSTAMP:20260801T120000Z
+    DTSTART;TZID=America/Denver:20261107T130000
+    DTEND;TZID=America/Denver:20261107T141500
+    SUMMARY:Game @ Highlands United
+    LOCATION:Highlands United Complex - Field B
+    END:VEVENT
+    BEGIN:VEVENT
+    UID:game-rivertown@teamline.example
+    DTSTAMP:20260801T120000Z
+    DTSTART;TZID=America/Denver:20261031T110000
+    DTEND;TZID=America/Denver:20261031T121500
+    SUMMARY:Game vs Rivertown Rockets
+    LOCATION:Sloan's Lake Park - Field 3
+    END:VEVENT
+    END:VCALENDAR
+    """)
+CARPOOL = ("From: Dana Whitfield <dana@mailbox.example>\nTo: Tom <tom@mailbox.example>\n"
+           "Subject: U10 Green carpool for November\nDate: Mon, 26 Oct 2026 19:48:33 -0600\n\n"
+           "Hi Tom,\n\nEli is thrilled that Mateo is on U10 Green with him for soccer again this fall!\n\n"
+           "- Tuesday practices (5:30-6:45 at Sloan's Lake Field 3): I'll drive.\n"
+           "- Thursday practices: you drive.\n\n"
+           "Games: Sat Oct 31 vs Rivertown at 11 and Sat Nov 7 at Highlands United at 1 pm.\n\n"
+           "Dana\n")
+OTHER_MAIL = {f"{name}.eml": f"From: {sender}\nSubject: {name}\nDate: Tue, 20 Oct 2026 09:00:00 -0600\n\n{body}\n"
+              for name, sender, body in [
+                  ("library", "Library <holds@library.example>", "Your hold is ready for pickup until Friday."),
+                  ("power", "Front Range Power <bills@power.example>", "Your statement is ready. Due November 14."),
+                  ("piano", "Harmony Keys <ingrid@harmonykeys.example>", "Lucia's lessons stay on Tuesdays at 4:30."),
+              ]}
+
+
+@pytest.mark.parametrize("question, now, expected", [
+    # The feed never names Mateo nor soccer; the carpool letter says whose team it is.
+    ("mateo soccer tmrw?", datetime(2026, 11, 18, 19, tzinfo=timezone.utc), "November 19"),
+    # The letter names both games on one line, each at the time the feed has for it: it
+    # repeats the calendar, which answers with the game's place.
+    ("where's mateo's soccer game on nov 7", datetime(2026, 10, 28, 19, tzinfo=timezone.utc), "Highlands United Complex"),
+])
+def test_a_team_feed_answers_for_the_child_the_household_says_is_on_the_team(tmp_path, question, now, expected):
+    brain = _store_of(tmp_path, {"team.ics": TEAM_FEED.replace("\n", "\r\n"), "carpool.eml": CARPOOL, **OTHER_MAIL},
+                      now=now)
+    result = brain.ask(question, now=now)
+    assert result.answer_kind in ("occurrence", "location") and expected in (result.answer or ""), (
+        result.answer_kind, result.answer)
+
+
+def test_a_letter_about_the_week_of_a_date_names_no_weekday_of_the_plan(tmp_path):
+    # "the week of Nov 30" dates a week by its Monday: no Monday lesson the calendar lacks.
+    brain = _piano_and_teacher(tmp_path, "Harper's piano lesson, the week of Nov 30: it stays on Tuesday, "
+                                         "4:30-5:15 pm, at the studio.")
+    result = brain.ask("is there a piano lesson for harper on tuesday?", now=NOW)
+    assert result.answer_kind == "no_occurrence", (result.answer_kind, result.answer)

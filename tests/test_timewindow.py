@@ -73,6 +73,10 @@ CASES = [
     pytest.param("Where are we over Thanksgiving?", NOW, D(2026, 11, 26), D(2026, 11, 30), "range", id="over-thanksgiving"),
     pytest.param("Is there school the day after Thanksgiving?", NOW, D(2026, 11, 27), D(2026, 11, 28), "day", id="day-after-thanksgiving"),
     pytest.param("school on the wednesday before thanksgiving?", NOW, D(2026, 11, 25), D(2026, 11, 26), "day", id="weekday-before-thanksgiving"),
+    # A holiday's week is the Monday-based week holding it; "the Tuesday of" it that day.
+    pytest.param("piano on the Tuesday of Thanksgiving week?", NOW, D(2026, 11, 24), D(2026, 11, 25), "day", id="weekday-of-holiday-week"),
+    pytest.param("what's on the week of thanksgiving", NOW, D(2026, 11, 23), D(2026, 11, 30), "range", id="week-of-holiday"),
+    pytest.param("any lessons christmas week", NOW, D(2026, 12, 21), D(2026, 12, 28), "range", id="holiday-week"),
     pytest.param("What did the kids dress up as for Halloween?", NOW, D(2026, 10, 31), D(2026, 11, 1), "day", id="halloween-just-past"),
     pytest.param("What time is the Halloween parade?", datetime(2026, 10, 28, 8, 0, tzinfo=CHICAGO), D(2026, 10, 31), D(2026, 11, 1), "day", id="halloween-coming"),
     pytest.param("What did we get the kids for Christmas last year?", NOW, D(2025, 12, 25), D(2025, 12, 26), "period", id="christmas-last-year"),

@@ -193,6 +193,7 @@ class Asker:
                     hints.setdefault(stem, []).append(codes[doc_type])
         self._type_hints = {stem: np.asarray(c) for stem, c in hints.items()}
         self._named: set[str] = set()
+        self._lent_words: frozenset[str] = frozenset()
         self._owed_asked = self._whole_asked = self._paid_asked = self._point_asked = False
         self._labels_asked: tuple[tuple[str, str], ...] = ()
         self._former_asked = self._first_asked = False
@@ -256,6 +257,9 @@ class Asker:
                   ", ".join(f"{p} {v:.2f}" for p, v in route.scores.items()), route.window)
         query = self._prepare(question, route, now)
         self._asked_days = self._days_asked(route)
+        # What the household calls the question's words elsewhere ("U10 Green" for Mateo's soccer).
+        self._lent_words = frozenset(query.topic.column_terms[p] for _, positions in query.topic.associates
+                                     for p in positions)
         # Conflicts, supersession and the confidence margin look past the k shown.
         ranked, halting = self.ranker.rank(query, max(k, self.config.answer.evidence_pool))
         # The answer comes from documents about the question; the others still fill the k
@@ -583,13 +587,15 @@ class Asker:
         return bool(cover[0] < self.config.time.rival.coverage_share * cover[1:].max())
 
     def _unnamed_event(self, doc: int, route: Route, term_weights: dict[str, float]) -> bool:
-        """A calendar event the question names by no word of its name (`_event_name`),
-        though it names something beyond its day: the event answers nothing of it."""
+        """A calendar event the question names by no word of its name (`_event_name`) nor
+        by one the household's writing lends a word of it (a team's feed "U10 Green" for
+        "Mateo's soccer"), though it names something beyond its day: the event answers
+        nothing of it."""
         if int(self.index.doc_type[doc]) != self._event_code:
             return False
         weekdays = self._window_words(route.window, self.analyzer.tokens) & self._weekday_words
         topic = {t for t in term_weights if t not in self._question_words and t not in weekdays}
-        return bool(topic) and not topic & set(self.analyzer.tokens(self._event_name(doc)))
+        return bool(topic) and not (topic | self._lent_words) & set(self.analyzer.tokens(self._event_name(doc)))
 
     def _event_name(self, doc: int) -> str:
         """What names an event: its title and fields (calendar, place, organiser), not its

@@ -36,8 +36,8 @@ def clause_associates(topic: TopicTerms, texts: Sequence[str], analyzer: Analyze
                       max_terms: int, max_df_share: float, max_df_floor: int = 0,
                       names: Collection[str] = (),
                       is_name: Callable[[str], bool] = lambda word: True,
-                      sources: np.ndarray | None = None) -> dict[int, np.ndarray]:
-    """Topic term index -> vocabulary columns of the rare names sharing a clause of at most
+                      sources: np.ndarray | None = None) -> dict[int, dict[int, str]]:
+    """Topic term index -> {vocabulary column: term} of the rare names sharing a clause of at most
     `max_terms` terms with it in `texts`. Rare: in at most `max_df_share` of the chunks
     or `max_df_floor` of them, whichever is more (and at least one); and only a rare term borrows.
     `names`: topic terms that are names (of people, pets, firms), which borrow nothing;
@@ -93,7 +93,7 @@ def clause_associates(topic: TopicTerms, texts: Sequence[str], analyzer: Analyze
                    for c in clauses]
     token_lists = analyzer.tokens_many(clauses + capitalised)
     name_lists, token_lists = token_lists[len(clauses):], token_lists[:len(clauses)]
-    out: dict[int, set[int]] = {}
+    out: dict[int, dict[int, str]] = {}
     for tokens, name_tokens in zip(token_lists, name_lists):
         columns = {vocab[t] for t in tokens if t in vocab}
         if not columns or len(columns) > max_terms:
@@ -102,13 +102,13 @@ def clause_associates(topic: TopicTerms, texts: Sequence[str], analyzer: Analyze
         if not asked:
             continue
         named = asked - people
-        lent = {c for t in name_tokens if (c := vocab.get(t)) is not None and c not in owner
+        lent = {c: t for t in name_tokens if (c := vocab.get(t)) is not None and c not in owner
                 and not t.isdigit() and rare(c)}
         for j in named:
-            out.setdefault(j, set()).update(lent)
+            out.setdefault(j, {}).update(lent)
         # ... but a person borrows the code of the group the clause puts them in ("Mateo is
         # on U10 Green", "Elsa in 4B"): what is written to the group is written to them.
-        codes = {c for t in name_tokens if (c := vocab.get(t)) is not None and c in lent and _CODE.search(t)}
+        codes = {c: t for t in name_tokens if (c := vocab.get(t)) is not None and c in lent and _CODE.search(t)}
         for j in (asked & persons) if codes else ():
-            out.setdefault(j, set()).update(codes)
-    return {j: np.asarray(sorted(cols), dtype=np.int64) for j, cols in out.items() if cols}
+            out.setdefault(j, {}).update(codes)
+    return {j: dict(sorted(cols.items())) for j, cols in out.items() if cols}

@@ -172,19 +172,23 @@ class TopicTerms:
                    name_terms=tuple(int(j) for j in np.flatnonzero(named)),
                    column_terms=tuple(term_of[int(c)] for c in columns))
 
-    def with_associates(self, associates: Mapping[int, np.ndarray], credit: float) -> "TopicTerms":
-        """This question's terms with stand-ins: term index -> vocabulary columns."""
+    def with_associates(self, associates: Mapping[int, Mapping[int, str]], credit: float) -> "TopicTerms":
+        """This question's terms with stand-ins: term index -> {vocabulary column: term}."""
         if not associates or credit <= 0:
             return self
-        columns = np.unique(np.concatenate([self.columns, *associates.values()]))
+        lent = {j: np.fromiter(cols, dtype=np.int64, count=len(cols)) for j, cols in associates.items()}
+        columns = np.unique(np.concatenate([self.columns, *lent.values()]))
         moved = np.searchsorted(columns, self.columns)   # where each old column now stands
         membership = np.zeros((columns.size, len(self.terms)))
         membership[moved] = self.membership
+        term_of = dict(zip(self.columns.tolist(), self.column_terms))
+        for cols in associates.values():
+            term_of.update(cols)
         return dataclasses.replace(
             self, columns=columns, membership=membership,
             phrases=tuple((j, moved[positions]) for j, positions in self.phrases),
-            associates=tuple((j, np.searchsorted(columns, cols)) for j, cols in sorted(associates.items())),
-            associate_credit=credit)
+            associates=tuple((j, np.searchsorted(columns, cols)) for j, cols in sorted(lent.items())),
+            associate_credit=credit, column_terms=tuple(term_of[int(c)] for c in columns))
 
     def only_type_terms(self) -> bool:
         """Every topic word names a kind of document ("calendar"), or there are none."""

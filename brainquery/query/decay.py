@@ -10,6 +10,7 @@ to its nearest occurrence), NaN for an undated document, which gets the pattern'
 """
 from __future__ import annotations
 
+import calendar
 import re
 from datetime import UTC, date, datetime, timedelta
 from typing import TYPE_CHECKING, Callable, Mapping, Sequence
@@ -225,9 +226,11 @@ class TimeScorer:
         self._line_cache: dict[int, list[tuple[str, frozenset[int], str]]] = {}
         self._weekday_cache: dict[tuple[int, int], frozenset[int]] = {}
         self._title_words: dict[str, re.Pattern | None] = {}
-        self._naming_lines: dict[tuple[str, int], list[int]] = {}   # (event title, chunk row): its lines naming the event
+        self._day_words: frozenset[str] | None = None
+        self._calendars: dict[int, np.ndarray] = {}   # file number: its calendar events
         self._plans: dict[tuple[int, date], tuple[frozenset[int], frozenset[int]]] = {}
         self._time_span = answers.span_patterns(config.answer).get("time")
+        self._week_of = re.compile(config.time.rival.week_of)
 
     def ages(self, query: Query, candidates: np.ndarray) -> np.ndarray:
         """|now - date| in days per candidate; for a calendar event the distance from its
@@ -320,33 +323,67 @@ class TimeScorer:
             # The carpool letter that repeats the practice times (and the moved Thursday the
             # team's feed already shows) agrees with the plan; it does not change it.
             event_doc = int(docs[i])
-            rival[i, j] = not self._agrees(int(cands.rows[j]), str(index.docs[event_doc].get("title") or ""),
-                                           self._plan(event_doc, now))
+            rival[i, j] = not self._agrees(int(cands.rows[j]), event_doc, now)
         return rival
 
     def repeats_plan(self, row: int, event_doc: int, now: float) -> bool:
-        """Does chunk `row` say nothing of calendar event `event_doc` but what its plan says
-        (`_agrees`)?"""
-        return self._agrees(row, str(self.index.docs[event_doc].get("title") or ""), self._plan(event_doc, now))
+        """Does chunk `row` say nothing of calendar event `event_doc` but what its calendar
+        plans (`_agrees`)?"""
+        return self._agrees(row, event_doc, now)
 
-    def _agrees(self, row: int, title: str, plan: tuple[frozenset[int], frozenset[int]]) -> bool:
+    def _agrees(self, row: int, event_doc: int, now: float) -> bool:
         """Do the clock times (on a 12-hour dial) and the weekdays (on their own or of a
-        written date) a chunk writes on its lines naming a word of an event's title all
-        belong to the event's `plan`? (The carpool letter's Halloween plan says nothing of
-        practice; a letter naming the event nowhere says nothing new of it.) A line names a
-        word when one of its words opens with the word's stem."""
-        if title not in self._title_words:
-            stems = [re.escape(fold(stem)) for stem in self._analyzer_().tokens(title)]
-            self._title_words[title] = re.compile(r"\b(?:" + "|".join(stems) + ")") if stems else None
-        naming = self._title_words[title]
+        written date) each line of a chunk naming a word of an event's title writes all
+        belong to the plans of the events of its calendar that the line names, the event's
+        own among them? (The carpool letter's Halloween plan says nothing of practice; its
+        line "Games: Sat Nov 1 at 11 and Sat Nov 8 at 1 pm" agrees with the team's feed
+        holding both games; a letter naming the event nowhere says nothing new of it.) A
+        line names a word when one of its words opens with the word's stem; the days in a
+        title ("moved to Fri") name nothing: an event names its days by taking place on them."""
+        naming = self._naming(event_doc)
         if naming is None:
             return True
         lines = [k for k, (folded, _, _) in enumerate(self._lines_of(row)) if naming.search(folded)]
-        if not frozenset().union(*(self._lines_of(row)[k][1] for k in lines)) <= plan[0]:
+        plans = [self._line_plan(row, k, event_doc, now) for k in lines]
+        if not all(self._lines_of(row)[k][1] <= plan[0] for k, plan in zip(lines, plans)):
             return False
         # (Dates are read only when the times agree: a letter that moves a plan mostly
         # says so with a time of its own.)
-        return frozenset().union(*(self._weekdays_of(row, k) for k in lines)) <= plan[1]
+        return all(self._weekdays_of(row, k) <= plan[1] for k, plan in zip(lines, plans))
+
+    def _naming(self, event_doc: int) -> re.Pattern | None:
+        """What names an event in a letter: the stems of its title's words but its days."""
+        title = str(self.index.docs[event_doc].get("title") or "")
+        if title not in self._title_words:
+            analyzer = self._analyzer_()
+            if self._day_words is None:
+                self._day_words = frozenset(analyzer.tokens(" ".join(
+                    [*calendar.day_name, *calendar.day_abbr, *calendar.month_name[1:], *calendar.month_abbr[1:]])))
+            stems = [re.escape(fold(stem)) for stem in analyzer.tokens(title) if stem not in self._day_words]
+            self._title_words[title] = re.compile(r"\b(?:" + "|".join(stems) + ")") if stems else None
+        return self._title_words[title]
+
+    def _line_plan(self, row: int, line: int, event_doc: int, now: float) -> tuple[frozenset[int], frozenset[int]]:
+        """The times and weekdays planned by `event_doc` and by the other events of its
+        calendar file that line `line` of chunk `row` names."""
+        folded = self._lines_of(row)[line][0]
+        own = self._plan(event_doc, now)
+        minutes, weekdays = set(own[0]), set(own[1])
+        for other in self._calendar_of(event_doc):
+            naming = self._naming(other) if other != event_doc else None
+            if naming is not None and naming.search(folded):
+                minutes |= self._plan(other, now)[0]
+                weekdays |= self._plan(other, now)[1]
+        return frozenset(minutes), frozenset(weekdays)
+
+    def _calendar_of(self, event_doc: int) -> np.ndarray:
+        """The calendar events that came from the file `event_doc` came from."""
+        source = int(self.index.doc_source[event_doc])
+        found = self._calendars.get(source)
+        if found is None:
+            found = self._calendars[source] = np.flatnonzero((self.index.doc_source == source)
+                                                             & (self.index.doc_type == self.event_code))
+        return found
 
     def _analyzer_(self) -> Analyzer:
         if self._analyzer is None:
@@ -379,7 +416,8 @@ class TimeScorer:
         if found is None:
             epoch = self.index.doc_epoch[self.index.chunk_doc[row]]
             written = None if np.isnan(epoch) else datetime.fromtimestamp(epoch, UTC).date()
-            days, alone = days_named(self._lines_of(row)[line][2], written, self.config)
+            text = self._week_of.sub("", self._lines_of(row)[line][2])
+            days, alone = days_named(text, written, self.config)
             found = self._weekday_cache[(row, line)] = alone | {date.fromordinal(d).weekday() for d in days}
         return found
 

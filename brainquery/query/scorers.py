@@ -50,6 +50,9 @@ class Candidates:
         self.parts: dict[str, np.ndarray] = {}
         self.ages: np.ndarray | None = None  # set by the time scorer, shown with each result
         self.words: np.ndarray | None = None  # set by the coverage scorer: the topic words each names
+        # ... and, asked with stand-ins (associates.py), the coverage of each calendar event
+        # counting them in full: an entry's few words are all it has to name the question by.
+        self.lent_cover: np.ndarray | None = None
         self._query = query
         self._scoring = config.scoring
         self._dated: np.ndarray | None = None
@@ -82,13 +85,16 @@ class Candidates:
         """About the question: a coverage of its topic words at least a share of the best
         candidate's, and a match at least a share of the best — unless the candidate covers
         the question as fully as the best does (an event on the named day "mentions" the
-        calendar by being one, in no words at all)."""
+        calendar by being one, in no words at all; a team's feed is about "Mateo's soccer"
+        in the words the household lends it, "U10 Green": `lent_cover`)."""
         s, match, coverage = self._scoring, self.match, self.parts["coverage"]
         on_topic = np.ones(len(self), dtype=bool)
         full = np.zeros(len(self), dtype=bool)
         if coverage.size and coverage.max() > 0:
             on_topic &= coverage >= s.relevant_coverage_share * coverage.max()
             full = coverage >= coverage.max() - 1e-9
+            if self.lent_cover is not None:
+                full |= self.lent_cover >= coverage.max() - 1e-9
         if match.size and match.max() > 0:
             on_topic &= (match >= s.relevant_share * match.max()) | full
         return on_topic
@@ -198,6 +204,7 @@ class CoverageScorer:
         self.head_chars = config.scoring.group_salutation_chars
         self.credit = config.scoring.group_name_credit
         self.day_credit = config.scoring.named_day_credit
+        self.event_code = list(index.type_names).index("calendar_event") if "calendar_event" in index.type_names else -1
         self._to_group: dict[int, bool] = {}
 
     def score(self, query: Query, cands: Candidates) -> np.ndarray:
@@ -207,6 +214,11 @@ class CoverageScorer:
         cover, cands.words = query.topic.cover_and_words(index.bm25, cands.rows, index.doc_type[docs],
                                                          np.isin(cands.rows, cands.in_window), to_group,
                                                          self.credit)
+        topic = query.topic
+        if topic.associates and topic.weights.sum() > 0:
+            events = index.doc_type[docs] == self.event_code
+            cands.lent_cover = np.where(events, cands.words.astype(np.float64) @ topic.weights / topic.weights.sum(),
+                                        -np.inf)
         if self.day_credit > 0 and self.mentions is not None and one_day_ahead(query.route, query.now, self.config):
             dated = cands.dated_in_window(self.mentions)
             cover = np.where(dated, cover + self.day_credit * (1.0 - cover), cover)

@@ -38,7 +38,8 @@ Readings chosen where English is ambiguous (all in the zone of `now`):
   year's; a year may follow ("Christmas 2023", "Halloween last year"). "The day after/before
   X" and "the Wednesday before X" are those days. "Over X" and "X weekend/break/holiday" are
   its long weekend: a Monday holiday with the weekend before it, a Thursday or Friday one
-  through the Sunday after it (Thanksgiving: Thursday to Sunday).
+  through the Sunday after it (Thanksgiving: Thursday to Sunday). "X week" and "the week of
+  X" are the Monday-based week holding it, "the Tuesday of X week" that week's Tuesday.
 
 When a question names several windows, the longest phrase wins ("since March" over
 "March"), then the earliest. No clock is read: `now` is passed in.
@@ -568,6 +569,11 @@ def _holiday(names: tuple[str, ...]) -> Callable[[re.Match, _Ctx], "_Found | Non
                 weekday = _WEEKDAYS[m["shiftday"]]
                 day = _coming(weekday, day + timedelta(days=1)) if after else _previous(weekday, day)
             return _day(day, today, explicit_year=year is not None)
+        if m["weekof"] or m["long"] == "week":
+            monday = _monday(day)
+            if m["ofday"]:
+                return _day(monday + timedelta(days=_WEEKDAYS[m["ofday"]]), today, explicit_year=year is not None)
+            return _span(monday, monday + timedelta(days=7), today)
         if m["over"] or m["long"]:
             return _span(*_long_weekend(day), today)
         return _day(day, today, explicit_year=year is not None)
@@ -626,8 +632,9 @@ _RULES: tuple[tuple[re.Pattern, _Resolver], ...] = tuple((re.compile(p), f) for 
     ((rf"\b(?:(?:the\s+)?past\s+(?:(?P<n>{_COUNT})\s+(?:of\s+)?)?|(?:the\s+)?last\s+"
       rf"(?P<n2>{_COUNT})\s+(?:of\s+)?)(?P<unit>days?|weeks?|months?|years?)\b"), _r_past_n),
     *(((rf"\b(?:(?:the\s+)?(?P<shiftday>day|{_WD})\s+(?P<shift>after|before)\s+)?"
+        rf"(?:(?:the\s+)?(?P<ofday>{_WD})\s+of\s+(?:the\s+)?)?(?P<weekof>week\s+of\s+)?"
         r"(?:(?P<over>over|during)\s+)?(?:(?P<mod>last|next|this)\s+)?"
-        rf"(?P<name>{name})(?:\s+(?P<long>break|weekend|holiday))?(?![\w'])"
+        rf"(?P<name>{name})(?:\s+(?P<long>break|weekend|holiday|week))?(?![\w'])"
         rf"(?:,?\s+(?:of\s+|in\s+)?(?P<y>{_YEAR})\b|\s+(?P<rel>last|this|next)\s+year\b)?"),
        _holiday(names)) for name, names in _HOLIDAYS),
     # "a few years ago" is too vague to centre a period on: the router's cue covers it.
