@@ -192,6 +192,7 @@ class ScoringSection:
     aside_break: str
     aside_weight: float
     aside_min_focus_terms: int
+    aside_tail: str                           # a regex: a statement after the question mark
     coverage_name_max_df_share: float
     compound_heads: tuple[str, ...]
     group_salutation: str
@@ -485,6 +486,7 @@ class EventsSection:
     month_first_zones: tuple[str, ...]   # ... where a date is written month first (the _12h formats)
     default_clock: str                   # a zone without a name (UTC, a fixed offset)
     clock: str                           # "zone", or the household's "12h" / "24h" (clock_style.py)
+    date_order: str                      # "zone", or the household's "day_first" / "month_first"
     clock_style_min_times: int           # clock times a store must write to say how it writes them
     clock_separator: str                 # between hours and minutes: "16:30", "3.40pm"
     clock_gap: str                       # between the minutes and am/pm: "4:15 PM", "3.40pm"

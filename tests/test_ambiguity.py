@@ -237,6 +237,12 @@ TOLD_APART = {
         _mail("Panadería La Paloma <pedidos@panaderialapaloma.example>", "Order confirmation", 3,
               "Your cake order is confirmed for pick up on Friday, 4-6 pm. Balance $42.\n\nPanadería La Paloma"),
     ], "Paloma", True),
+    "a pet named by its care and the garage the name names": ([
+        _mail("Claire Novak <claire@example.org>", "To do", 2,
+              "[ ] Bruno flea tablet\n[ ] Bruno - grooming on Friday at 10\n[x] Renew car licence"),
+        _mail("Bruno's Motors <service@brunosmotors.example>", "Service due", 3,
+              "Your car is booked in on Friday at 7:45 for its 60,000 km service.\n\nService Desk, Bruno's Motors"),
+    ], "Bruno", True),
     "a title's capitals are no surname": ([
         _mail("Cedar Ridge Stables <office@cedarridge.example>", "Lucy Riding Lessons", 2,
               "Lucy's riding lesson moves to Friday at 9 am; riding helmets are provided."),
@@ -255,6 +261,16 @@ def test_what_tells_two_entities_apart(case, tmp_path):
     brain.ingest([tmp_path], now=NOW)
     result = brain.ask(f"What time is {name}'s thing on Friday?", now=NOW).to_dict()
     assert (result["answer_kind"] == "ambiguous") is two, result["answer"]
+
+
+def test_a_greeting_on_a_line_of_its_own_greets_no_one_named():
+    from brainquery.query.entities import EntityExtractor
+    from brainquery.textproc import Analyzer
+
+    config = load_config()
+    extractor = EntityExtractor(config.ambiguity, Analyzer(config.text).stopwords)
+    assert "grace" in extractor.document("Hey\n\nGrace asked for Friday off.", {"doc_type": "email"})
+    assert "claire" not in extractor.document("Hi Claire,\nthe gala is on Friday.", {"doc_type": "email"})
 
 
 @pytest.mark.parametrize("text, name, said, not_said", [
@@ -282,6 +298,8 @@ def test_what_tells_two_entities_apart(case, tmp_path):
     ("House\nTito - 6 yr old blue heeler mix, about 45 lb.\nPancho - desert tortoise", "tito", {"species:dog"}, set()),
     # An article is no first name: "La Paloma" is a bakery, not Paloma La.
     ("Panadería La Paloma\nYour order is ready.", "paloma", {"organisations:bakery"}, {"g:la"}),
+    # A pet is said by its care, not its kind.
+    ("[ ] Bruno flea tablet\n[ ] car licence", "bruno", {"species:pet"}, set()),
 ])
 def test_what_the_words_around_a_name_say_of_it(text, name, said, not_said):
     from brainquery.query.entities import EntityExtractor
@@ -410,3 +428,17 @@ def test_ambiguous_names_are_asked_back_and_qualified_ones_answered(ambiguity_se
     qualified = getattr(THRESHOLDS, f"ambiguity_{name}_qualified_asked")
     assert scores.ambiguous_asked >= asked, table
     assert scores.qualified_asked <= qualified, table
+
+
+def test_a_statement_after_the_question_tells_no_entity_apart(tmp_path):
+    """"I need to plan my work days around it" says why it is asked: the plumber's quote
+    happens to speak of work days, the teacher's letter does not, and both are next week."""
+    result = _answer_of(tmp_path, {
+        "plumber.eml": _mail("Bheki Khumalo <bheki@khumaloplumbing.example>", "Geyser", 2,
+                             "We can do the geyser on Wednesday 25 November, 8:00 to 14:00, two work days' notice "
+                             "to plan the water off.\n\nBheki Khumalo\nKhumalo Plumbing & Drains"),
+        "teacher.eml": _mail("Nomvula Khumalo <nkhumalo@primary.example>", "Parent meetings", 3,
+                             "Your meeting slot is Thursday 26 November at 14:45 in Room 2K.\n\nMrs Khumalo"),
+    }, "When is Khumalo next week? I need to plan my work days around it.")
+    assert result["answer_kind"] == "ambiguous", result["answer"]
+

@@ -281,6 +281,10 @@ def test_an_occurrence_is_written_as_its_region_writes_dates_and_times(tmp_path,
     # A household on the 24-hour clock in a 12-hour zone ("16:30", "kl. 18:15").
     ("America/New_York", ["Training 16:30-17:45 on Tuesdays.", "Dinner at 19:00, film at 21:15.",
                           "The bus leaves at 13:40."], "09:00–13:00"),
+    # A household in Johannesburg writing "Friday March 5", "February 26": so do the answers.
+    ("Africa/Johannesburg", ["Grace asked for Friday March 5 off.", "Fees are due February 26 and March 26.",
+                             "The expo is on Thursday March 11 and the concert on March 12.",
+                             "Term ends April 1."], "Saturday, January 24, 2026"),
 ])
 def test_an_occurrence_is_written_as_the_household_writes_the_time(tmp_path, zone, letters, written):
     answer = _meeting_answer(tmp_path, zone, {f"{n}.eml": body for n, body in enumerate(letters)})

@@ -723,19 +723,25 @@ class Asker:
         return question[match.end():] if set(self.analyzer.tokens(before)) - self._question_words - when else None
 
     def _aside(self, question: str, ignore: set[str]) -> set[str]:
-        """The words said only before the question proper: the clause before the last
+        """The words said only around the question proper: the clause before the last
         break (" - ", ", ", "; ", ". ") that a question word opens, when the question proper
         names at least `aside_min_focus_terms` topic words of its own (in "I need to ring
         Lakeside Dental, which number do I use" the business is the subject, not an aside)."""
         scoring = self.config.scoring
+        # ... and after it: a statement after the question mark that names no one ("When
+        # is Khumalo next week? I need to plan my work days around it") says why it is
+        # asked, not what ("... which number? I need to ring Lakeside Dental" says what).
+        tail = answers.compiled_regex(scoring.aside_tail).search(question)
+        after: set[str] = set()
+        if tail is not None and not _NAME.search(tail.group(0).strip().partition(" ")[2]):
+            question, after = question[:tail.start()], set(self.analyzer.tokens(tail.group(0))) - ignore
         match = self._last_break(question)
-        if match is None:
-            return set()
-        before = set(self.analyzer.tokens(question[:match.start()])) - ignore
-        focus = set(self.analyzer.tokens(question[match.end():])) - ignore
-        if len(focus) < scoring.aside_min_focus_terms:
-            return set()
-        return before - focus
+        if match is not None:
+            before = set(self.analyzer.tokens(question[:match.start()])) - ignore
+            focus = set(self.analyzer.tokens(question[match.end():])) - ignore
+            if len(focus) >= scoring.aside_min_focus_terms:
+                return (before | after) - focus
+        return after - set(self.analyzer.tokens(question))
 
     def _qualified(self, ranked: Ranked, query: Query) -> bool:
         """Was the document written in (for an event: does it take place in), or does it

@@ -341,8 +341,8 @@ class EntityExtractor:
                 continue
             if caps is not None and not joined[i]:
                 caps[key] += 1
-            if i > 0 and lower[i - 1] in self.greetings:
-                continue   # "Hi Claire,": the reader, not what the document is about
+            if i > 0 and lower[i - 1] in self.greetings and "\n" not in full[matches[i - 1].end():matches[i].start()]:
+                continue   # "Hi Claire,": the reader, not what the document is about ("Hey" on a line of its own greets no one named)
             if labels is None:
                 labels = Counter(m.group(1) for m in _LINE_LABEL_WORD.finditer(full))
             mentions.setdefault(key, []).append(self._descriptors(i, full, matches, lower, near, towards, labels))

@@ -335,7 +335,10 @@ def _twelve_hour(value: date | datetime, cfg: EventsSection) -> bool:
 
 
 def _month_first(value: date | datetime, cfg: EventsSection) -> bool:
-    """... and dates: month first in the Americas, day first in India and Australia too."""
+    """... and dates, as the household writes them where its documents say; else month
+    first in the Americas, day first in India and Australia too."""
+    if cfg.date_order != "zone":
+        return cfg.date_order == "month_first"
     return _zone_in(value, cfg.month_first_zones, cfg)
 
 
