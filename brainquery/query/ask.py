@@ -274,7 +274,10 @@ class Asker:
             ranked = [replacing] + [r for r in ranked if r is not replacing]
         else:
             ranked = self._supersede(question, route, ranked, query.kind, term_weights, query.now, off_topic)
-        shown = ranked + [r for r in off_topic if r not in ranked]
+        # The documents about something else fill the k places in the order they match the
+        # question: a time weight says which of two documents about it is current, of
+        # documents about something else nothing.
+        shown = ranked + sorted((r for r in off_topic if r not in ranked), key=lambda r: -r.relevance)
         results = [self._source(r, term_weights) for r in shown[:k]]
         base = dict(query=typed, now=now.isoformat(), pattern=route.pattern, read_as=slips,
                     pattern_scores={p: round(float(route.scores[p]), 4) for p in PATTERNS},
