@@ -540,6 +540,7 @@ class AmbiguitySection:
     roles: tuple[tuple[str, ...], ...]
     organisations: tuple[tuple[str, ...], ...]
     places: tuple[tuple[str, ...], ...]
+    patient_roles: tuple[str, ...]             # whose letters name their patient, an animal
     person_kinds: tuple[str, ...]
     parent_labels: tuple[str, ...]
     sender_name_chars: int

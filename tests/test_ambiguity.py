@@ -243,6 +243,18 @@ TOLD_APART = {
         _mail("Bruno's Motors <service@brunosmotors.example>", "Service due", 3,
               "Your car is booked in on Friday at 7:45 for its 60,000 km service.\n\nService Desk, Bruno's Motors"),
     ], "Bruno", True),
+    "a vet's patient and a child with a surname": ([
+        _mail("Kloofhaven Animal Clinic <reception@kloofhavenvet.example>", "Annual reminder", 2,
+              "Lulu is due for her annual vaccination. We have booked her in for Friday at 4:30pm."),
+        _mail("Kamini Pillay <kamini@example.net>", "Party", 3,
+              "Lulu Pillay is turning 8! Party on Friday at 2pm at Jump Zone.\n\nKamini (Lulu's mom)"),
+    ], "Lulu", True),
+    "a coach in the contacts and a repairman texting from another number": ([
+        _mail("Claire Novak <claire@example.org>", "Contacts", 2,
+              "  Coach Sipho (cricket) ................. 072 555 0131\n  Thandi (maths) ........................ 079 555 0184"),
+        _mail("Claire Novak <claire@example.org>", "Texts", 3,
+              "[2026-11-16 07:58] Sipho +27 83 555 0192: Morning, the gate motor board came in. Can come Friday 8am."),
+    ], "Sipho", True),
     "a title's capitals are no surname": ([
         _mail("Cedar Ridge Stables <office@cedarridge.example>", "Lucy Riding Lessons", 2,
               "Lucy's riding lesson moves to Friday at 9 am; riding helmets are provided."),
@@ -298,6 +310,11 @@ def test_a_greeting_on_a_line_of_its_own_greets_no_one_named():
     ("House\nTito - 6 yr old blue heeler mix, about 45 lb.\nPancho - desert tortoise", "tito", {"species:dog"}, set()),
     # An article is no first name: "La Paloma" is a bakery, not Paloma La.
     ("Panadería La Paloma\nYour order is ready.", "paloma", {"organisations:bakery"}, {"g:la"}),
+    # A word of another name before it says what that name is: the clinic is the vet.
+    ("Welcome to Heaton Chapel Veterinary Clinic - Biscuit's registration", "biscuit", set(), {"roles:vet"}),
+    # A phone number right after a name is its own; a date is none.
+    ("[2027-02-16 07:58] Sipho +27 83 555 0192: Morning, the gate motor board came in.", "sipho", {"n:5550192"}, set()),
+    ("Lulu 2027-02-16 party, Lulu 16.02.2027 lunch", "lulu", set(), {"n:0270216", "n:6022027"}),
     # A pet is said by its care, not its kind.
     ("[ ] Bruno flea tablet\n[ ] car licence", "bruno", {"species:pet"}, set()),
 ])
@@ -442,3 +459,15 @@ def test_a_statement_after_the_question_tells_no_entity_apart(tmp_path):
     }, "When is Khumalo next week? I need to plan my work days around it.")
     assert result["answer_kind"] == "ambiguous", result["answer"]
 
+
+
+def test_a_kind_said_picks_the_vets_patient_of_no_kind_said(tmp_path):
+    """The vet's letter never says "cat": asked for "lulu the cat", the patient is picked,
+    not asked back against the child."""
+    result = _answer_of(tmp_path, {
+        "vet.eml": _mail("Kloofhaven Animal Clinic <reception@kloofhavenvet.example>", "Annual reminder", 2,
+                         "Lulu is due for her annual vaccination. We have booked her in for Friday at 4:30pm."),
+        "party.eml": _mail("Kamini Pillay <kamini@example.net>", "Party", 3,
+                           "Lulu Pillay is turning 8! Party on Friday at 2pm at Jump Zone.\n\nKamini (Lulu's mom)"),
+    }, "what time is lulu the cat booked in on friday")
+    assert result["answer_kind"] != "ambiguous", result["candidates"]

@@ -28,11 +28,13 @@ from ..config import AmbiguitySection
 from ..storage.chunking import join_chunks
 from ..textproc import Analyzer
 from .coverage import TopicTerms
-from .entities import (CONTEXT, GIVEN, SENDER_ITSELF, SORTS, SURNAME, EntityExtractor, compatible, name_key, named_after,
+from .entities import (CONTEXT, GIVEN, PHONE, SENDER_ITSELF, SORTS, SURNAME, EntityExtractor, compatible, name_key, named_after,
                        namesakes, plain, same_names, sorts_of)
 from .query_index import QueryIndex
 
 _KINSHIP = "kinship:"
+_SPECIES = "species:"
+_ANIMAL = "species:pet"   # an animal of no kind said
 # A word ending in "s" with no apostrophe before it: maybe an owner typed without one.
 _UNMARKED_POSSESSIVE = re.compile(r"\b([^\W\d_]{2,})s\b(?!['’])")
 
@@ -45,8 +47,13 @@ class Entity:
 
     @property
     def described(self) -> bool:
-        """Described by the words around its name, not only by its documents' senders."""
-        return any(not d.startswith(CONTEXT) for d in self.descriptors)
+        """Described by the words around its name, not only by its documents' senders or a phone number."""
+        return any(not d.startswith((CONTEXT, PHONE)) for d in self.descriptors)
+
+    @property
+    def phones(self) -> set[str]:
+        """The phone numbers written right after its name: who it is, not what."""
+        return {d for d in self.descriptors if d.startswith(PHONE)}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -87,7 +94,8 @@ class AmbiguityFinder:
             # first names or surnames. A document that names it bare, or only by who sent it
             # (a household member is written to by many organisations), or by what the name
             # does ("Ada - dentist", "Ada - school portrait"), says too little.
-            described = [e for e in entities if e.described]
+            # (One said by nothing but its phone number is told apart by that number.)
+            described = [e for e in entities if e.described or e.phones]
             proper = self._proper
             if any(_distinct(a, b, proper) for n, a in enumerate(described) for b in described[n + 1:]):
                 return Ambiguity(name=_display(word), entities=tuple(entities))
@@ -155,6 +163,11 @@ class AmbiguityFinder:
         best = np.unique(docs[np.argsort(-scores, kind="stable")][:self.cfg.max_docs * 4])
         keep = set(sorted(best.tolist(), key=lambda d: -doc_scores[d])[:self.cfg.max_docs])
         postings = [entities.record(int(r)) for r, d in zip(rows, docs) if int(d) in keep]
+        # A name a vet's letter says nothing else of is the patient: an animal ("Lulu is due
+        # for her annual vaccination"), whoever else shares the name.
+        patient = {f"{CONTEXT}roles:{role}" for role in self.cfg.patient_roles}
+        postings = [(d, (*ds, _ANIMAL) if ds and patient.intersection(ds) and all(x.startswith(CONTEXT) for x in ds)
+                     else ds) for d, ds in postings]
         own = f"w:{name}"
         # A record that says two sorts of thing at once ("Maisie (cat) - vet": the cat's vet
         # visit read as a vet) tells nothing of which one it is: it joins as a bare mention.
@@ -181,9 +194,12 @@ class AmbiguityFinder:
         # ... nor a person and an animal that share a word ("Maisie Brennan" the aunt and
         # the cat registered at the vet as "Maisie Brennan-Osei").
         sorts = [sorts_of(ds) for _, ds in typed]
+        # ... nor two phone numbers ("Coach Sipho ... 072 555 0131", "Sipho +27 83 555 0192").
+        phones = [{x for x in ds if x.startswith(PHONE)} for _, ds in typed]
 
         def apart(a: int, b: int) -> bool:
             return ((surnames[a] and surnames[b] and not same_names(surnames[a], surnames[b]))
+                    or (phones[a] and phones[b] and not phones[a] & phones[b])
                     or (given[a] and given[b] and not same_names(given[a], given[b]))
                     or not compatible(sorts[a], sorts[b])
                     # a person and a business the word names ("Morven C", "Morven Caravan Park")
@@ -227,6 +243,7 @@ class AmbiguityFinder:
                     surnames[b] |= surnames[a]
                     given[b] |= given[a]
                     sorts[b] |= sorts[a]
+                    phones[b] |= phones[a]
                 else:
                     owner[d] = i
         # "Ola N." shares no word with "Ola Nowak": an initial joins the one entity whose
@@ -241,6 +258,7 @@ class AmbiguityFinder:
                     surnames[b] |= surnames[a]
                     given[b] |= given[a]
                     sorts[b] |= sorts[a]
+                    phones[b] |= phones[a]
         groups: dict[int, list[int]] = {}
         for i in range(len(typed)):
             groups.setdefault(root(i), []).append(i)
@@ -282,6 +300,8 @@ class AmbiguityFinder:
         said = self.vocabulary_said(words)
         said |= {f"w:{w}" for w in words if w != name_key(name) and w not in self.extractor.never
                  and w not in self.question_words}
+        if any(d.startswith(_SPECIES) for d in said):
+            said.add(_ANIMAL)   # "Lulu the cat": the vet's patient, of no kind said
         picked = [e for e in entities if said.intersection(map(plain, e.descriptors))]
         if not picked and any(d.startswith(_KINSHIP) for d in said):
             # Family is said of a relative loosely: Grandma Bonnie is "Bonnie Whitcomb (Ben's
@@ -406,6 +426,9 @@ def _distinct(a: Entity, b: Entity, proper: Callable[[str], bool]) -> bool:
     # "Rowan Achebe"), not a business that is its own sender ("Sage Thompson", "Sage
     # <reservations@sagekingston.ca>"); "Ken Marlowe" and "Marlowe Roofing" stay one.
     if surnames_a and surnames_b and not same_names(surnames_a, surnames_b):
+        return True
+    # Two phone numbers, two people ("Coach Sipho ... 072 555 0131", "Sipho +27 83 555 0192").
+    if a.phones and b.phones and not a.phones & b.phones:
         return True
     # A surname with a first name is a person: another first name, another person ("Dr
     # Anita Fenwick", "Dean Fenwick" of Fenwick Electrical). (Words before a car's make or

@@ -62,6 +62,12 @@ _FIELD_LABEL = re.compile(r"[ \t]*(?::|[-–—][ \t])[ \t]*")
 _LINE_STAMP = re.compile(r"[ \t]*(?:\[[^\]\n]{1,40}\][ \t]*)?")
 # The word a line opens with as a label: "Bryn:", "[Apr 12, 7:41 PM] Esperanza:", "Tito -".
 _LINE_LABEL_WORD = re.compile(r"(?m)^%s([^\W\d_]+(?:['’][^\W\d_]+)*)%s" % (_LINE_STAMP.pattern, _FIELD_LABEL.pattern))
+# (Groups of two to five digits, a country code and an area code in brackets: a row of
+# amounts, "Jonas 2019 0 118.60 12.40", is none.)
+_PHONE_AFTER = re.compile(r"[ \t.·…:–—-]*(?P<number>(?:\+\d{1,3}[ -]?)?(?:\(\d{2,5}\)[ -]?)?\d{2,5}(?:[ -]\d{2,6}){1,3})"
+                          r"(?![\d/]|[.:,]\d)")
+_DATE_LIKE = re.compile(r"\d{4}[-.]\d{1,2}[-.]\d{1,2}|\d{1,2}[-.]\d{1,2}[-.]\d{2,4}")
+_PHONE_DIGITS = 7
 _VALUE_END = re.compile(r"[,;|!?\n]|\.(?:\s|$)")
 _ADDRESSES = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?:https?://|www\.)\S+")
 
@@ -135,6 +141,9 @@ SENDER_ITSELF = "organisations:sender"
 CHILD_OF_SENDER = "p:child"
 CHILD = "kinship:child"
 STREET = "places:street"
+# A phone number written right after the name ("Sipho +27 83 555 0192:", "Coach Sipho
+# (cricket) ...... 072 555 0131"), by its last digits: two numbers, two people.
+PHONE = "n:"
 
 
 def plain(descriptor: str) -> str:
@@ -473,12 +482,27 @@ class EntityExtractor:
                     continue   # "Maisie to the vet", "Maisie -> vet": where it goes, not what it is
                 if last < i and (labels_line or self._addressed(text[lo:hi])):
                     continue
+                if last < i and self._inside_a_name(first, i, text, matches):
+                    continue   # "Heaton Chapel Veterinary Clinic - Biscuit's registration": the clinic's word
                 # A field's label right before the name says what it is ("Boat: Ruby",
                 # "Dog: Bailey"), though a colon ends a clause.
                 gap = text[lo:hi]
                 if not self.break_re.search(gap) or (last == i - 1 and _LABEL_GAP.fullmatch(gap)) or in_value:
                     out.add(tag)
+        phone = _PHONE_AFTER.match(text, paren_end)
+        digits = re.sub(r"\D", "", phone.group("number")) if phone and not _DATE_LIKE.fullmatch(
+            phone.group("number").strip()) else ""
+        if len(digits) >= _PHONE_DIGITS and "\n" not in phone.group(0):
+            out.add(PHONE + digits[-_PHONE_DIGITS:])
         return out
+
+    def _inside_a_name(self, first: int, i: int, text: str, matches: list[re.Match]) -> bool:
+        """Is word `first`, before name `i`, part of another capitalised name (a word of its
+        own follows a capitalised one on the same line, and neither is the name)? Then it
+        says what that name is."""
+        k = first - 1
+        return (k >= 0 and k != i and matches[first].group()[0].isupper() and matches[k].group()[0].isupper()
+                and self.gap_re.fullmatch(text[matches[k].end():matches[first].start()]) is not None)
 
     def _addressed(self, gap: str) -> bool:
         """Does a comma with words before it set the name off as the one spoken to ("Glad
