@@ -476,3 +476,13 @@ def test_a_letter_about_the_week_of_a_date_names_no_weekday_of_the_plan(tmp_path
                                          "4:30-5:15 pm, at the studio.")
     result = brain.ask("is there a piano lesson for harper on tuesday?", now=NOW)
     assert result.answer_kind == "no_occurrence", (result.answer_kind, result.answer)
+
+
+def test_who_runs_an_event_is_its_organiser_before_a_letter_naming_no_one(tmp_path):
+    now = datetime(2026, 10, 28, 19, tzinfo=timezone.utc)
+    brain = _store_of(tmp_path, {"team.ics": TEAM_FEED.replace("\n", "\r\n"), "carpool.eml": CARPOOL, **OTHER_MAIL},
+                      now=now)
+    for question in ("Who coaches Mateo's soccer team?", "who's coaching mateo's soccer team"):
+        result = brain.ask(question, now=now)
+        assert result.answer_kind == "organizer" and "Ben Alvarado" in (result.answer or ""), (
+            question, result.answer_kind, result.answer)

@@ -318,6 +318,7 @@ class Asker:
                  and not self._lesser_event(r, leading, query.topic, route, question)] or leading
         lead = next((r for r in named if self._extract(r.doc, kind, term_weights).text), named[0])
         lead = self._calendar_first(question, route, kind, named, lead, now)
+        lead = self._field_first(question, named, lead)
         if kind in self.config.answer.span_only_kinds and not self._extract(lead.doc, kind, term_weights).shown:
             # "How much did Nana's 70th come to": the calendar entry names it all but costs
             # nothing; the hotel's receipt just below it says what it came to.
@@ -565,6 +566,18 @@ class Asker:
                     and self._decay.repeats_plan(lead.chunk, r.doc, now.timestamp())):
                 return r
         return lead
+
+    def _field_first(self, question: str, leading: list[Ranked], lead: Ranked) -> Ranked:
+        """Asked who runs an event (coaches, teaches, organises it), an event the question
+        names that says answers before a letter, which at best names someone near the
+        words ("Who coaches Mateo's soccer team?": the team feed's organiser, not "Sloan's
+        Lake Field" from the carpool letter)."""
+        field = field_asked(question, self._events)
+        if field != "organizer" or int(self.index.doc_type[lead.doc]) == self._event_code:
+            return lead
+        # (`leading` holds only events the question names: `_unnamed_event`, `_lesser_event`.)
+        return next((r for r in leading if int(self.index.doc_type[r.doc]) == self._event_code
+                     and str(self.index.docs[r.doc].get(field) or "")), lead)
 
     def _lesser_event(self, ranked: Ranked, leading: list[Ranked], topic: TopicTerms, route: Route,
                       question: str) -> bool:
