@@ -62,7 +62,7 @@ _FIELD_LABEL = re.compile(r"[ \t]*(?::|[-–—][ \t])[ \t]*")
 _LINE_STAMP = re.compile(r"[ \t]*(?:\[[^\]\n]{1,40}\][ \t]*)?")
 # The word a line opens with as a label: "Bryn:", "[Apr 12, 7:41 PM] Esperanza:", "Tito -".
 _LINE_LABEL_WORD = re.compile(r"(?m)^%s([^\W\d_]+(?:['’][^\W\d_]+)*)%s" % (_LINE_STAMP.pattern, _FIELD_LABEL.pattern))
-# (Groups of two to five digits, a country code and an area code in brackets: a row of
+# (Groups of two to six digits, a country code and an area code in brackets: a row of
 # amounts, "Jonas 2019 0 118.60 12.40", is none.)
 _PHONE_AFTER = re.compile(r"[ \t.·…:–—-]*(?P<number>(?:\+\d{1,3}[ -]?)?(?:\(\d{2,5}\)[ -]?)?\d{2,5}(?:[ -]\d{2,6}){1,3})"
                           r"(?![\d/]|[.:,]\d)")
@@ -350,8 +350,10 @@ class EntityExtractor:
                 continue
             if caps is not None and not joined[i]:
                 caps[key] += 1
+            # "Hi Claire,": the reader, not what the document is about ("Hey" on a line of its
+            # own greets no one named).
             if i > 0 and lower[i - 1] in self.greetings and "\n" not in full[matches[i - 1].end():matches[i].start()]:
-                continue   # "Hi Claire,": the reader, not what the document is about ("Hey" on a line of its own greets no one named)
+                continue
             if labels is None:
                 labels = Counter(m.group(1) for m in _LINE_LABEL_WORD.finditer(full))
             mentions.setdefault(key, []).append(self._descriptors(i, full, matches, lower, near, towards, labels))
