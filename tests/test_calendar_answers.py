@@ -482,3 +482,21 @@ def test_who_runs_an_event_is_its_organiser_before_a_letter_naming_no_one(tmp_pa
         result = brain.ask(question, now=now)
         assert result.answer_kind == "organizer" and "Ben Alvarado" in (result.answer or ""), (
             question, result.answer_kind, result.answer)
+
+
+def test_a_series_asked_about_in_a_month_is_placed_by_its_occurrence_in_it(tmp_path):
+    """A monthly autopay that began in June is in November when it goes through in November:
+    against the month asked about it is placed by that occurrence, not by its first."""
+    ics = ("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\nBEGIN:VEVENT\r\n"
+           "UID:autopay@example.com\r\nDTSTAMP:20250601T120000Z\r\n"
+           "DTSTART;VALUE=DATE:20250614\r\nDTEND;VALUE=DATE:20250615\r\nRRULE:FREQ=MONTHLY;BYMONTHDAY=14\r\n"
+           "SUMMARY:Front Range Power & Gas - autopay\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n")
+    bill = ("From: Front Range Power & Gas <billing@frpg.example>\nTo: us@example.com\n"
+            "Subject: Your October statement is ready\nDate: Mon, 20 Oct 2025 08:00:00 -0600\n\n"
+            "Your October power bill is ready.\nAmount due: $142.18\nDue date: November 14, 2025\n"
+            "Autopay is on: we will take the payment from your account on the due date.\n")
+    now = datetime(2025, 10, 29, 12, tzinfo=timezone.utc)
+    brain = _store_of(tmp_path, {"home.ics": ics, "bill.eml": bill, **OTHER_MAIL}, now=now)
+    result = brain.ask("When does the power bill autopay go through in November?", now=now).to_dict()
+    series = next(r for r in result["results"] if r["source"].endswith("home.ics"))
+    assert series["scores"]["decay"] == pytest.approx(1.0), series["scores"]

@@ -257,6 +257,22 @@ class TimeScorer:
         event_age[has] = np.minimum.reduceat(gap, offsets[has])
         return np.where(np.isfinite(event_age), event_age, age)
 
+    def _in_period(self, docs: np.ndarray, epochs: np.ndarray, start: float, end: float) -> np.ndarray:
+        """The time each document is placed at against a period asked about: a calendar
+        event by its occurrence nearest the period (the monthly autopay asked "in November"
+        is in November, whenever the series began), as far from it as that one is."""
+        index = self.index
+        if not index.occ_doc.size:
+            return epochs
+        rows, offsets = index.occurrence_slices(docs)
+        if not rows.size:
+            return epochs
+        gap = np.maximum(start - index.occ_end[rows], 0.0) + np.maximum(index.occ_start[rows] - end, 0.0)
+        has = np.diff(np.append(offsets, rows.size)) > 0
+        placed = np.array(epochs, dtype=np.float64)
+        placed[has] = start - np.minimum.reduceat(gap, offsets[has])
+        return placed
+
     def _not_over(self, docs: np.ndarray, now: float) -> np.ndarray:
         """Has each document an occurrence that has not ended by `now`?"""
         index = self.index
@@ -472,8 +488,9 @@ class TimeScorer:
             day_letters = np.zeros(len(candidates), dtype=bool)
         period_end = period_asked(route, query.now, self.config)
         if period_end is not None:
-            weight = period_weight(self.config.time.period, epochs,
-                                   window.start.timestamp(), period_end, anchored=bool(window.anchor))
+            start = window.start.timestamp()
+            weight = period_weight(self.config.time.period, self._in_period(docs, epochs, start, period_end),
+                                   start, period_end, anchored=bool(window.anchor))
         else:
             # Candidates a newer document about the same subject competes with; a calendar
             # event is always judged by its own time against the question's.
