@@ -238,6 +238,11 @@ class ScoringSection:
         if not 0 <= self.dense_min_chunks < self.dense_full_chunks:
             raise ConfigError("config key scoring.dense_min_chunks must be at least 0 and less than "
                               f"scoring.dense_full_chunks, got {self.dense_min_chunks} and {self.dense_full_chunks}")
+        for key in ("aside_break", "aside_tail"):
+            try:
+                re.compile(getattr(self, key))
+            except re.error as err:
+                raise ConfigError(f"config key scoring.{key} is not a regex: {err}") from err
         stages = list(self.stages)
         if not stages or any(n < 1 for n in stages) or stages != sorted(set(stages)):
             raise ConfigError(f"config key scoring.stages must be increasing counts of at least 1, got {stages}")
@@ -510,6 +515,9 @@ class EventsSection:
                 raise ConfigError(f"config key events.{key} is not a regex: {err}") from err
         if self.clock not in ("zone", "12h", "24h"):
             raise ConfigError(f"config key events.clock must be \"zone\", \"12h\" or \"24h\", not {self.clock!r}")
+        if self.date_order not in ("zone", "day_first", "month_first"):
+            raise ConfigError("config key events.date_order must be \"zone\", \"day_first\" or \"month_first\", "
+                              f"not {self.date_order!r}")
         if self.default_clock not in ("12h", "24h"):
             raise ConfigError(f"config key events.default_clock must be \"12h\" or \"24h\", "
                               f"not {self.default_clock!r}")

@@ -40,6 +40,9 @@ def test_user_file_overrides_only_its_keys(tmp_path, monkeypatch):
     pytest.param('[scoring]\nslip_dictionary = "english"\n', "scoring.slip_dictionary", id="no-such-word-list"),
     pytest.param('[answer]\nspans = [["size", "(unclosed"]]\n', "answer.spans", id="bad-regex"),
     pytest.param('[answer]\nretraction_change = "from {old"\n', "answer.retraction_change", id="bad-template"),
+    pytest.param('[scoring]\naside_tail = "(?<=\\\\?"\n', "scoring.aside_tail", id="bad-aside-regex"),
+    pytest.param('[time.rival]\nweek_of = "week of ("\n', "time.rival.week_of", id="bad-week-regex"),
+    pytest.param('[events]\ndate_order = "dmy"\n', "events.date_order", id="unknown-date-order"),
     pytest.param('[evaluation]\nheldout_set_floors = { "x.jsonl" = { p_at_1 = 0.5 } }\n',
                  "evaluation.heldout_set_floors", id="floors-for-no-such-set"),
 ])
