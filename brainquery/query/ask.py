@@ -153,8 +153,11 @@ class Asker:
         self.analyzer = reuse_analyzer(dense.analyzer_ if dense is not None else None, config.text)
         self.router = router or load_router(config.router)
         # Calendar answers write the time the way the household's documents do.
-        self._event_code = index.type_names.index("calendar_event") if "calendar_event" in index.type_names else -1
-        self._events = household_clock(config.events, self._sample_texts())
+        self._event_code = index.type_code("calendar_event")
+        sample = list(self._sample_texts())
+        # ... and how they write dates, for the calendar's answers and for a note that writes none.
+        self._store_lean = sum(answers.day_first_lean(text) for text in sample)
+        self._events = household_clock(config.events, sample, self._store_lean)
         # The calendar's occurrences, one reading for the answers and the time scorer.
         self._series = Series(index.docs, index.doc_epoch, self._events,
                               np.flatnonzero(index.doc_type == self._event_code).tolist())
@@ -218,7 +221,6 @@ class Asker:
                                 index.bm25.idf_ if index.n_chunks else np.zeros(0),
                                 lambda: [*words, *router_questions(config.router)], config.scoring.slip_min_letters,
                                 config.scoring.slip_dictionary)
-        self._store_lean: int | None = None   # how the store writes dates (_day_first), once asked
         self._store_form: str | None = None   # ... in numbers ("%d.%m.%Y"; "" in words: _written_as)
         self._asked_days: tuple[int, int] | None = None   # this question's (_days_asked)
 
@@ -1220,8 +1222,6 @@ class Asker:
         when they do not say either."""
         lean = answers.day_first_lean(self._doc_text(doc))
         if lean == 0:
-            if self._store_lean is None:
-                self._store_lean = sum(answers.day_first_lean(text) for text in self._sample_texts())
             lean = self._store_lean
         return None if lean == 0 else lean > 0
 

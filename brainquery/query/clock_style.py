@@ -10,7 +10,8 @@ calendar's zone suggests. Evidence is counted in a sample of the store's chunks:
   price such as "15.99" also has a dot).
 
 With fewer than `clock_style_min_times` times of either kind, or as many of each, the
-zone decides as before. Dates' order is learnt the same way (answer.day_first_lean).
+zone decides as before. Dates' order is learnt from the same sample: the caller gives its
+answer.day_first_lean.
 """
 from __future__ import annotations
 
@@ -20,30 +21,28 @@ from collections import Counter
 from collections.abc import Iterable
 
 from ..config import EventsSection
-from .answer import day_first_lean
 
 _TWELVE = re.compile(r"(?<![\d.:])(1[0-2]|0?[1-9])(?:([:.])([0-5]\d))?( ?)(a\.m\.|p\.m\.|am|pm)(?![\w])",
                      re.IGNORECASE)
 _TWENTY_FOUR = re.compile(r"(?<![\d.:])(1[3-9]|2[0-3]):[0-5]\d(?![\d:])(?! ?(?:a\.?m|p\.?m)\b)", re.IGNORECASE)
 
 
-def household_clock(cfg: EventsSection, texts: Iterable[str]) -> EventsSection:
+def household_clock(cfg: EventsSection, texts: Iterable[str], date_lean: int = 0) -> EventsSection:
     """`cfg` with the clock the texts mostly write, in the form they mostly write it, and
-    their dates' order ("4 March" or "March 4") when clearly one."""
+    their dates' order when clearly one: `date_lean`, how they write dates (answer.
+    day_first_lean over them: > 0 "4 March", < 0 "March 4")."""
     twelve: Counter[tuple[str, str, bool]] = Counter()   # (gap, am/pm family, upper case)
     separators: Counter[str] = Counter()
     twenty_four = 0
-    lean = 0
     for text in texts:
-        lean += day_first_lean(text)
         for m in _TWELVE.finditer(text):
             _, separator, _, gap, suffix = m.groups()
             twelve[(gap, _family(suffix), suffix.isupper())] += 1
             if separator:
                 separators[separator] += 1
         twenty_four += len(_TWENTY_FOUR.findall(text))
-    if abs(lean) >= cfg.clock_style_min_times:
-        cfg = dataclasses.replace(cfg, date_order="day_first" if lean > 0 else "month_first")
+    if abs(date_lean) >= cfg.clock_style_min_times:
+        cfg = dataclasses.replace(cfg, date_order="day_first" if date_lean > 0 else "month_first")
     n_twelve = sum(twelve.values())
     if max(n_twelve, twenty_four) < cfg.clock_style_min_times or n_twelve == twenty_four:
         return cfg

@@ -218,7 +218,7 @@ class TimeScorer:
         self.mentions = mentions
         self._series = series
         names = list(index.type_names)
-        self.event_code = names.index("calendar_event") if "calendar_event" in names else -1
+        self.event_code = index.type_code("calendar_event")
         self.series_rival_codes = np.array([names.index(t) for t in config.time.rival.series_rival_types
                                             if t in names], dtype=np.int64)
         self._analyzer: Analyzer | None = None
@@ -239,51 +239,46 @@ class TimeScorer:
         docs = index.chunk_doc[candidates]
         epoch = index.doc_epoch[docs]
         age = np.abs(query.now - epoch) / SECONDS_PER_DAY
-        if not index.occ_doc.size:
-            return age
         window = query.route.window
         if near_term(window, self.config):
             lo, hi = window.start.timestamp(), window.end.timestamp()
         else:
             lo = hi = query.now
-        # Distance between [lo, hi] and each occurrence [start, end] (0 when they overlap),
-        # the nearest per candidate: only the candidates' own occurrences are read.
-        rows, offsets = index.occurrence_slices(docs)
-        if not rows.size:
-            return age
-        gap = (np.maximum(index.occ_start[rows] - hi, 0.0) + np.maximum(lo - index.occ_end[rows], 0.0)) / SECONDS_PER_DAY
-        has = np.diff(np.append(offsets, rows.size)) > 0
-        event_age = np.full(len(docs), np.inf)
-        event_age[has] = np.minimum.reduceat(gap, offsets[has])
-        return np.where(np.isfinite(event_age), event_age, age)
+        event_age = self._nearest_gap(docs, lo, hi) / SECONDS_PER_DAY
+        return np.where(np.isnan(event_age), age, event_age)
 
     def _in_period(self, docs: np.ndarray, epochs: np.ndarray, start: float, end: float) -> np.ndarray:
         """The time each document is placed at against a period asked about: a calendar
         event by its occurrence nearest the period (the monthly autopay asked "in November"
         is in November, whenever the series began), as far from it as that one is."""
-        index = self.index
-        if not index.occ_doc.size:
-            return epochs
-        rows, offsets = index.occurrence_slices(docs)
-        if not rows.size:
-            return epochs
-        gap = np.maximum(start - index.occ_end[rows], 0.0) + np.maximum(index.occ_start[rows] - end, 0.0)
-        has = np.diff(np.append(offsets, rows.size)) > 0
-        placed = np.array(epochs, dtype=np.float64)
-        placed[has] = start - np.minimum.reduceat(gap, offsets[has])
-        return placed
+        gap = self._nearest_gap(docs, start, end)
+        return np.where(np.isnan(gap), epochs, start - gap)
 
     def _not_over(self, docs: np.ndarray, now: float) -> np.ndarray:
         """Has each document an occurrence that has not ended by `now`?"""
         index = self.index
-        out = np.zeros(len(docs), dtype=bool)
+        return self._per_document(docs, lambda rows: index.occ_end[rows], np.maximum) >= now
+
+    def _nearest_gap(self, docs: np.ndarray, lo: float, hi: float) -> np.ndarray:
+        """Seconds between [lo, hi] and each document's nearest occurrence (0 when one
+        overlaps it); NaN for a document without occurrences."""
+        index = self.index
+        return self._per_document(docs, lambda rows: np.maximum(index.occ_start[rows] - hi, 0.0)
+                                  + np.maximum(lo - index.occ_end[rows], 0.0), np.minimum)
+
+    def _per_document(self, docs: np.ndarray, values: Callable[[np.ndarray], np.ndarray],
+                      reduce: np.ufunc) -> np.ndarray:
+        """`reduce` of `values` over each document's occurrence rows, NaN for a document
+        without any: only the documents' own occurrences are read."""
+        index = self.index
+        out = np.full(len(docs), np.nan)
         if not index.occ_doc.size:
             return out
         rows, offsets = index.occurrence_slices(docs)
         if not rows.size:
             return out
         has = np.diff(np.append(offsets, rows.size)) > 0
-        out[has] = np.maximum.reduceat(index.occ_end[rows], offsets[has]) >= now
+        out[has] = reduce.reduceat(values(rows), offsets[has])
         return out
 
     def superseded_series(self, docs: np.ndarray, epochs: np.ndarray, cands: Candidates,

@@ -115,6 +115,10 @@ class QueryIndex:
     def n_docs(self) -> int:
         return len(self.docs)
 
+    def type_code(self, name: str) -> int:
+        """The `doc_type` code of a document type, -1 when the store holds none of it."""
+        return self.type_names.index(name) if name in self.type_names else -1
+
     def doc_rows(self, doc: int) -> np.ndarray:
         """The chunk rows of a document, in chunk order."""
         return self.doc_chunk_order[self.doc_chunk_ptr[doc]:self.doc_chunk_ptr[doc + 1]]

@@ -204,7 +204,7 @@ class CoverageScorer:
         self.head_chars = config.scoring.group_salutation_chars
         self.credit = config.scoring.group_name_credit
         self.day_credit = config.scoring.named_day_credit
-        self.event_code = list(index.type_names).index("calendar_event") if "calendar_event" in index.type_names else -1
+        self.event_code = index.type_code("calendar_event")
         self._to_group: dict[int, bool] = {}
 
     def score(self, query: Query, cands: Candidates) -> np.ndarray:
@@ -257,7 +257,7 @@ class AnswerTypeScorer:
         self.dated_kinds = set(config.answer.dated_kinds)
         self.event_kinds = set(config.events.kinds)
         self.clock_asked = re.compile(config.events.clock_asked, re.IGNORECASE)
-        self.event_code = index.type_names.index("calendar_event") if "calendar_event" in index.type_names else -1
+        self.event_code = index.type_code("calendar_event")
 
     def score(self, query: Query, cands: Candidates) -> np.ndarray:
         kind, candidates = query.kind, cands.rows
