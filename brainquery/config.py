@@ -303,6 +303,8 @@ class PeriodWeight:
     half_life_days: float
     floor: float
     anchor_half_life_days: float   # outside a "before/after <event>" window; 0 = a hard edge
+    length_share: float            # the half-life outside is at most this share of the period's length ...
+    min_half_life_days: float      # ... and at least this
     anchor_match_share: float      # documents naming the event this near the best one date it
 
 

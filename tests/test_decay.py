@@ -96,6 +96,23 @@ def test_period_weight_is_a_window_not_a_decay_from_now():
     assert w[2] == CONFIG.time.period.floor and w[3] == CONFIG.time.period.floor
 
 
+def test_a_short_period_fades_faster_outside_than_a_long_one():
+    """'Camping in June': a letter of late July tells less of June than one of early July,
+    and much less than a letter of late January tells of "2023"."""
+    day = 86400.0
+    cfg = CONFIG.time.period
+    june = (0.0, 30 * day)
+    early_july, late_july = period_weight(cfg, np.array([36 * day, 50 * day]), *june)
+    assert late_july < early_july < 1.0
+    assert late_july == pytest.approx(0.5 ** (20 / (cfg.length_share * 30)))
+    year = (0.0, 365 * day)
+    late_january = period_weight(cfg, np.array([385 * day]), *year)[0]
+    assert late_january == pytest.approx(0.5 ** (20 / cfg.half_life_days))
+    # A day asked about historically fades over a week at least, not within hours.
+    day_after = period_weight(cfg, np.array([2 * day]), 0.0, day)[0]
+    assert day_after == pytest.approx(0.5 ** (1 / cfg.min_half_life_days))
+
+
 @pytest.mark.parametrize("half_life", [0.0, 10.0])
 def test_a_window_an_event_bounds_has_its_own_edge(half_life):
     day = 86400.0

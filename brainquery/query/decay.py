@@ -164,10 +164,18 @@ def period_weight(cfg: PeriodWeight, epochs: np.ndarray, start: float, end: floa
     epochs = np.asarray(epochs, dtype=np.float64)
     distance = np.maximum(start - epochs, 0.0) + np.maximum(epochs - end, 0.0)
     days = np.where(np.isnan(distance), np.inf, distance / SECONDS_PER_DAY)
-    half_life = cfg.anchor_half_life_days if anchored else cfg.half_life_days
+    half_life = cfg.anchor_half_life_days if anchored else period_half_life(cfg, end - start)
     if half_life <= 0:
         return np.where(days > 0, cfg.floor, 1.0)
     return np.maximum(np.power(0.5, days / half_life), cfg.floor)
+
+
+def period_half_life(cfg: PeriodWeight, length: float) -> float:
+    """How fast the weight fades outside a period `length` seconds long: in proportion to
+    it ("in June" is not much told of by a letter of late July; "in 2023" is, by one of
+    January 2024), between `min_half_life_days` and `half_life_days`."""
+    days = length / SECONDS_PER_DAY if np.isfinite(length) else np.inf
+    return float(np.clip(cfg.length_share * days, cfg.min_half_life_days, cfg.half_life_days))
 
 
 def near_term(window, config: Config) -> bool:
