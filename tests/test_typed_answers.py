@@ -575,6 +575,21 @@ def test_a_line_ending_in_a_colon_answers_with_the_list_under_it():
     assert "Recall from across the yard" in answer and "Settle on the mat" in answer, answer
 
 
+def test_a_tables_heading_answers_with_the_rows_under_it():
+    text = ("Dear Ms Naidoo\n\nThis is to confirm the following appointments:\n\nPatient Date Time Dentist\n\n"
+            "Lerato Naidoo Tuesday 8 June 2027 09:15 Dr Themba Mokoena\n\n"
+            "Sipho Naidoo Tuesday 8 June 2027 09:45 Dr Themba Mokoena\n\n"
+            "Please arrive 10 minutes early.\nBright Smiles, 14 Harbour Road")
+    answer = answer_of(text, "who's the kids dentist", "name").text
+    assert "Dr Themba Mokoena" in answer and "Sipho Naidoo" in answer, answer
+    # ... the rows end where prose starts, though it holds a figure.
+    assert "arrive" not in answer, answer
+    # A firm's name over its address and phone heads no table.
+    letterhead = ("Bright Smiles Dental Studio\n14 Harbour Road, Umhlanga 4320\n031 555 0199, 031 555 0198\n"
+                  "Dear Ms Naidoo, your next visit is booked.")
+    assert answer_of(letterhead, "what is the dental studio called", None).text == "Bright Smiles Dental Studio"
+
+
 def test_a_numbered_items_number_ends_no_sentence():
     assert split_with_speakers('Homework:\n1. "Leave it" with the game, twice a day.\nWe left at 5. Then home.') == [
         ("Homework:", None), ('1. "Leave it" with the game, twice a day.', None), ("We left at 5.", None), ("Then home.", None)]

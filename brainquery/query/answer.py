@@ -472,7 +472,8 @@ def extract(text: str, kind: str | None, term_weights: dict[str, float],
     chosen.sort()
     answer = " ".join(sentences[i] for i in chosen)
     # "Homework for this week:" says what follows: the list under it is the answer.
-    lines = list(dict.fromkeys(j for i in chosen for j in [i, *_introduced(sentences, i, cfg.introduced_lines_max)]))
+    lines = list(dict.fromkeys(j for i in chosen for j in [i, *_introduced(sentences, i, cfg.introduced_lines_max,
+                                                                           cfg.table_header_max_words, chosen)]))
     if len(lines) > len(chosen):
         # Over max_chars, the last introduced lines go first, never a chosen sentence.
         added = [i for i in lines if i not in chosen]
@@ -551,9 +552,9 @@ def _heading(line: str, term_weights: dict[str, float], tokenize: Callable[[Sequ
              cfg: AnswerSection, rate: re.Pattern | None) -> tuple[list[str], np.ndarray] | None:
     """A table heading's words and how much each names the question (a stated rate, when
     one is asked, counts most), or None for a line that reads as prose."""
-    words = _WORD.findall(line)
-    if not 2 <= len(words) <= cfg.table_header_max_words or re.search(r"[.!?,;]\s*$|[\d:]", line):
+    if not _table_heading(line, cfg.table_header_max_words):
         return None
+    words = _WORD.findall(line)
     tokens = tokenize(words)
     weight = np.array([max((term_weights.get(t, 0.0) for t in toks), default=0.0) for toks in tokens])
     if rate is not None:
@@ -561,10 +562,26 @@ def _heading(line: str, term_weights: dict[str, float], tokenize: Callable[[Sequ
     return words, weight
 
 
-def _introduced(sentences: Sequence[str], best: int, most: int) -> list[int]:
+def _introduced(sentences: Sequence[str], best: int, most: int, heading_words: int = 0,
+                chosen: Collection[int] = ()) -> list[int]:
     """The lines a line ending in a colon introduces: the list items right after it (up
-    to `most`), else the one line after it."""
-    if not sentences[best].rstrip().endswith(":") or best + 1 >= len(sentences):
+    to `most`), else the one line after it. A table's heading ("Patient Date Time Dentist":
+    a few words, no figures, no sentence's stops) introduces the rows under it
+    (`_table_row`: "Kiara Botha Monday 23 November 2026 14:30 Dr Anele Zulu"): the heading names
+    the question's words, the rows hold the answer; unless one of them is `chosen` already
+    (the flight's "New" row under "Flight Date Departs Arrives", not its "Old" one too)."""
+    if best + 1 >= len(sentences):
+        return []
+    if _table_heading(sentences[best], heading_words):
+        rows = []
+        for i in range(best + 1, min(len(sentences), best + 1 + most)):
+            if not _table_row(sentences[i]) or (rows and _cells(sentences[i]) != _cells(sentences[rows[0]])):
+                break
+            rows.append(i)
+        # Rows of one shape, two at least: a letterhead's address and phone under the
+        # firm's name are no table.
+        return rows if len(rows) >= 2 and not set(rows) & set(chosen) else []
+    if not sentences[best].rstrip().endswith(":"):
         return []
     items = []
     for i in range(best + 1, min(len(sentences), best + 1 + most)):
@@ -572,6 +589,28 @@ def _introduced(sentences: Sequence[str], best: int, most: int) -> list[int]:
             break
         items.append(i)
     return items or [best + 1]
+
+
+def _table_heading(line: str, most_words: int) -> bool:
+    """A line of column labels: two to `most_words` words, no figure, no stop or colon."""
+    words = _WORD.findall(line)
+    return 2 <= len(words) <= most_words and not re.search(r"[.!?,;]\s*$|[\d:]", line)
+
+
+def _cells(line: str) -> int:
+    """How many figures a table row holds ("Reto 1984 2'500 392.40 61.80 454.20": 5)."""
+    return len(_FIGURES.findall(line))
+
+
+_FIGURES = re.compile(r"\d[\d'’.,/:]*")
+
+
+def _table_row(line: str) -> bool:
+    """A line of cells: it holds a figure, and no clause's comma or label's colon, and
+    ends in no sentence's stop after a word ("Please arrive 10 minutes early.", "Date of
+    issue: 14/04/2026" and "Schaffhauserstrasse 210, 8057 Zürich" are no rows)."""
+    return (bool(re.search(r"\d", line)) and not re.search(r"[^\W\d_][.!?]\s*$|,\s", line)
+            and not _LABEL_COLON.search(line))
 
 
 @lru_cache(maxsize=8)
