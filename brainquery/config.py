@@ -209,6 +209,7 @@ class ScoringSection:
     relevant_coverage_share: float
     off_topic_factor: float
     kind_miss_factor: float
+    kind_miss_exempt: tuple[str, ...]   # kinds whose span a chunk may lack and still answer
     type_hints: typing.Mapping[str, str]
     type_hint_boost: float
     window_event_boost: float

@@ -1515,3 +1515,18 @@ def test_who_holds_a_role_is_the_sender_the_letter_signs_in_it(tmp_path, signatu
         "- Parent-teacher conferences will be Thursday, November 19.\n\n" + signature + "\n")
     answer = brain.ask(question, now=NOW).to_dict()["answer"] or ""
     assert ("Elena Alvarez" in answer) is answered, answer
+
+
+def test_a_document_that_gives_a_reason_without_because_still_answers_why(tmp_path):
+    """The final bill that lists the extra work says why it came to more than the quote;
+    a note that says "because" about something else does not."""
+    brain = _brain_of(tmp_path, {
+        "2027-02-10-painting-bill.txt": (
+            "Date: 2027-02-10\nPainting - final bill from Colourwise\nQuote: R30 000. Final bill: R36 500.\n"
+            "Extra: second coat on the damp north wall, and the ceiling in the study patched first.\n"),
+        "2027-02-20-painting-touch-ups.txt": (
+            "Date: 2027-02-20\nPainting touch-ups moved to Monday because the rain came back.\n"
+            "Colourwise will use the paint left over from the quote.\n"),
+    })
+    result = brain.ask("why did the painting bill come to more than the quote", now=datetime(2027, 3, 1, tzinfo=timezone.utc))
+    assert result.results[0].source.endswith("2027-02-10-painting-bill.txt"), [r.source for r in result.results]

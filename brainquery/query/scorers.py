@@ -254,6 +254,7 @@ class AnswerTypeScorer:
     def __init__(self, index: QueryIndex, config: Config):
         self.index = index
         self.miss = config.scoring.kind_miss_factor
+        self.exempt = frozenset(config.scoring.kind_miss_exempt)
         self.dated_kinds = set(config.answer.dated_kinds)
         self.event_kinds = set(config.events.kinds)
         self.clock_asked = re.compile(config.events.clock_asked, re.IGNORECASE)
@@ -261,7 +262,7 @@ class AnswerTypeScorer:
 
     def score(self, query: Query, cands: Candidates) -> np.ndarray:
         kind, candidates = query.kind, cands.rows
-        if kind is None or kind not in self.index.kind_names:
+        if kind is None or kind not in self.index.kind_names or kind in self.exempt:
             return np.ones(len(candidates))
         has = self.index.states(kind, candidates)
         # A calendar event holds its time in its fields: "when" of an all-day event is its
