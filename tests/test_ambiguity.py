@@ -255,6 +255,18 @@ TOLD_APART = {
         _mail("Claire Novak <claire@example.org>", "Texts", 3,
               "[2026-11-16 07:58] Sipho +27 83 555 0192: Morning, the gate motor board came in. Can come Friday 8am."),
     ], "Sipho", True),
+    "a childminder who signs with her first name and the salon her name names": ([
+        _mail("Orla <orla.brennan@postbox.example>", "A few things", 2,
+              "I can take Cian on Friday from 12 until 5:30.\n\nOrla x"),
+        _mail("Orla's Hair Studio <bookings@orlashair.example>", "Appointment confirmed", 3,
+              "Your appointment at Orla's Hair Studio is confirmed for Friday at 9:30."),
+    ], "Orla", True),
+    "one contacts list with two numbers for a name": ([
+        _mail("Claire Novak <claire@example.org>", "Contacts", 2,
+              "Grandad (Mattie)   065 555 0133\nPlumber            065 555 0160\nMattie hedges      089 555 0102"),
+        _mail("Claire Novak <claire@example.org>", "To do", 3,
+              "- Mattie on Friday at 9, cash"),
+    ], "Mattie", True),
     "a title's capitals are no surname": ([
         _mail("Cedar Ridge Stables <office@cedarridge.example>", "Lucy Riding Lessons", 2,
               "Lucy's riding lesson moves to Friday at 9 am; riding helmets are provided."),
@@ -300,8 +312,10 @@ def test_a_greeting_on_a_line_of_its_own_greets_no_one_named():
     ("Boiler: Worcester Greenstar\nBryn: border collie, microchip 977200009876543.", "bryn", {"species:dog"}, set()),
     # ... a speaker's label opens many lines, and what follows is what the speaker says.
     ("Bryn: dog walking today?\nMair: yes\nBryn: great", "bryn", set(), {"species:dog"}),
-    # Someone's child is a person.
+    # Someone's child is a person, as Irish and British mail says it too.
     ("Manon (Celyn's mum) .... 07700 900271", "celyn", {"kinship:child"}, set()),
+    ("Lisa (Finn's mam)", "finn", {"kinship:child"}, set()),
+    ("Nora (childminder)   087 555 0123", "nora", {"roles:babysitter"}, set()),
     # "Dr" after a name makes it a street; before one, a doctor.
     ("Enter by the front doors on Elmridge Dr. Dr Hale is in room 204.", "elmridge", {"places:street"}, {"roles:doctor"}),
     ("Enter by the front doors on Elmridge Dr. Dr Hale is in room 204.", "hale", {"roles:doctor"}, set()),
@@ -315,6 +329,9 @@ def test_a_greeting_on_a_line_of_its_own_greets_no_one_named():
     # A phone number right after a name is its own; a date is none.
     ("[2027-02-16 07:58] Sipho +27 83 555 0192: Morning, the gate motor board came in.", "sipho", {"n:5550192"}, set()),
     ("Lulu 2027-02-16 party, Lulu 16.02.2027 lunch", "lulu", set(), {"n:0270216", "n:6022027"}),
+    # A short line a name opens ends with its number, as a contacts list writes it.
+    ("Grandad (Mattie)   065 555 0133\nMattie hedges      089 555 0102", "mattie", {"n:5550133", "n:5550102"}, set()),
+    ("Mattie will ring you on 089 555 0102 about the hedges", "mattie", set(), {"n:5550102"}),
     # A pet is said by its care, not its kind.
     ("[ ] Bruno flea tablet\n[ ] car licence", "bruno", {"species:pet"}, set()),
 ])

@@ -28,8 +28,8 @@ from ..config import AmbiguitySection
 from ..storage.chunking import join_chunks
 from ..textproc import Analyzer
 from .coverage import TopicTerms
-from .entities import (CONTEXT, GIVEN, PHONE, SENDER_ITSELF, SORTS, SURNAME, EntityExtractor, compatible, name_key, named_after,
-                       namesakes, plain, same_names, sorts_of)
+from .entities import (CONTEXT, GIVEN, PHONE, SENDER_ITSELF, SORTS, SPELLED, SURNAME, EntityExtractor, compatible,
+                       name_key, named_after, namesakes, plain, same_names, sorts_of)
 from .query_index import QueryIndex
 
 _KINSHIP = "kinship:"
@@ -187,7 +187,8 @@ class AmbiguityFinder:
         owner: dict[str, int] = {}
         # ... unless their surnames differ: "Archie Dawson's mum" and "Archie Nguyen's mum"
         # share a word, not a child.
-        surnames = [{x for x in ds if x.startswith(SURNAME) and self._proper(x[len(SURNAME):])} for _, ds in typed]
+        surnames = [{x for x in ds if x.startswith(SURNAME) and (self._proper(x[len(SURNAME):]) or SPELLED + x[len(SURNAME):] in ds)}
+                    for _, ds in typed]
         # ... nor first names: "Dr. Anika Patel" the vet and "Dr. Sunil Patel" the dentist
         # share a title and a role, not a person.
         given = [{x for x in ds if x.startswith(GIVEN) and self._proper(x[len(GIVEN):])} for _, ds in typed]
@@ -462,8 +463,10 @@ def _given(entity: Entity, proper: Callable[[str], bool]) -> set[str]:
 def _surnames(entity: Entity, proper: Callable[[str], bool]) -> set[str]:
     """Its surnames, an initial too ("Kirsty M": no word of the documents, but no
     other Kirsty's Sinclair either)."""
-    return {d[len(SURNAME):] for d in _own(entity)
-            if d.startswith(SURNAME) and (len(d) == len(SURNAME) + 1 or proper(d[len(SURNAME):]))}
+    own = _own(entity)
+    return {d[len(SURNAME):] for d in own
+            if d.startswith(SURNAME) and (len(d) == len(SURNAME) + 1 or proper(d[len(SURNAME):])
+                                          or SPELLED + d[len(SURNAME):] in own)}
 
 
 def _ranked(sets) -> tuple[str, ...]:

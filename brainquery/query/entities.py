@@ -64,8 +64,12 @@ _LINE_STAMP = re.compile(r"[ \t]*(?:\[[^\]\n]{1,40}\][ \t]*)?")
 _LINE_LABEL_WORD = re.compile(r"(?m)^%s([^\W\d_]+(?:['’][^\W\d_]+)*)%s" % (_LINE_STAMP.pattern, _FIELD_LABEL.pattern))
 # (Groups of two to six digits, a country code and an area code in brackets: a row of
 # amounts, "Jonas 2019 0 118.60 12.40", is none.)
-_PHONE_AFTER = re.compile(r"[ \t.·…:–—-]*(?P<number>(?:\+\d{1,3}[ -]?)?(?:\(\d{2,5}\)[ -]?)?\d{2,5}(?:[ -]\d{2,6}){1,3})"
-                          r"(?![\d/]|[.:,]\d)")
+_NUMBER = r"(?P<number>(?:\+\d{1,3}[ -]?)?(?:\(\d{2,5}\)[ -]?)?\d{2,5}(?:[ -]\d{2,6}){1,3})(?![\d/]|[.:,]\d)"
+_PHONE_AFTER = re.compile(r"[ \t.·…:–—-]*" + _NUMBER)
+# ... or ending a short line the name opens, as a contacts list writes it ("Mossie hedges
+# 089 555 0102", "Granda (Mossie)   065 555 0133"): at most three words between, no clause.
+_LINE_PHONE = re.compile(r"[ \t)(\]\[:–—-]*(?:[^\W\d_][\w'’&/.-]*[ \t)(\]\[:–—-]+){0,3}?" + _NUMBER + r"[ \t]*$",
+                         re.MULTILINE)
 _DATE_LIKE = re.compile(r"\d{4}[-.]\d{1,2}[-.]\d{1,2}|\d{1,2}[-.]\d{1,2}[-.]\d{2,4}")
 _PHONE_DIGITS = 7
 _VALUE_END = re.compile(r"[,;|!?\n]|\.(?:\s|$)")
@@ -136,6 +140,9 @@ CONTEXT = "c."
 # A capitalised word right after the name ("Rowan Feld"): "s:feld"; the name is the sender's
 # own business ("Sage <reservations@sagekingston.ca>"); the name is the sender's child.
 SURNAME = "s:"
+# ... and one a sender's address spells ("Nora <nora.daly@…>"): a surname whether or not
+# the documents write it capitalised anywhere.
+SPELLED = "sa:"
 GIVEN = "g:"
 SENDER_ITSELF = "organisations:sender"
 CHILD_OF_SENDER = "p:child"
@@ -362,6 +369,11 @@ class EntityExtractor:
         sender_words = self.word_re.findall(sender)
         surname = self._surname(sender_words)
         local, domain = address_parts(address)
+        # "Nora <nora.daly@…>": a sender who writes only a first name spells the surname in
+        # the address; the name in the letter is hers ("Nora x"), a person's of that surname.
+        spelled = self._spelled_surname(sender_words, local)
+        for found in mentions.get(name_key(sender_words[0]), []) if spelled else ():
+            found.update((SURNAME + spelled, SPELLED + spelled))
         for name, sets in mentions.items():
             for found in sets:
                 if CHILD_OF_SENDER in found:
@@ -380,6 +392,15 @@ class EntityExtractor:
                 for found in sets:
                     found.add(SENDER_ITSELF)
         return {name: self._entities(sets, context) for name, sets in mentions.items()}
+
+    def _spelled_surname(self, sender_words: list[str], local: str) -> str:
+        """The surname an address spells after a sender's lone first name ("nora.daly",
+        "nora_daly"), else ""."""
+        if len(sender_words) != 1:
+            return ""
+        match = re.fullmatch(rf"{re.escape(name_key(sender_words[0]))}[._-]([a-z]{{2,}})", local)
+        last = match.group(1) if match else ""
+        return "" if not last or last in self.never or last in self.vocab.words else last
 
     def _surname(self, sender_words: list[str]) -> str:
         """The last word of a sender written as a person's name ("Adaeze Achebe")."""
@@ -491,7 +512,7 @@ class EntityExtractor:
                 gap = text[lo:hi]
                 if not self.break_re.search(gap) or (last == i - 1 and _LABEL_GAP.fullmatch(gap)) or in_value:
                     out.add(tag)
-        phone = _PHONE_AFTER.match(text, paren_end)
+        phone = _PHONE_AFTER.match(text, paren_end) or (None if possessive else _LINE_PHONE.match(text, end))
         digits = re.sub(r"\D", "", phone.group("number")) if phone and not _DATE_LIKE.fullmatch(
             phone.group("number").strip()) else ""
         if len(digits) >= _PHONE_DIGITS and "\n" not in phone.group(0):
@@ -534,8 +555,9 @@ class EntityExtractor:
     @staticmethod
     def _entities(sets: list[set[str]], context: set[str]) -> list[tuple[str, ...]]:
         """One record per entity: a document's mentions merge unless their sorts differ or
-        they carry different surnames or first names (a contacts list's "Jordan Reyes - coach"
-        and "Jordan Boudreau - neighbour"); a bare mention belongs to the one entity
+        they carry different surnames, first names or phone numbers (a contacts list's "Jordan
+        Reyes - coach" and "Jordan Boudreau - neighbour"; "Granda (Mossie) 065 555 0133" and
+        "Mossie hedges 089 555 0102"); a bare mention belongs to the one entity
         described, or takes the document's context."""
         clusters: list[set[str]] = []
         if any(d.startswith("species:") for found in sets for d in found):
@@ -544,9 +566,12 @@ class EntityExtractor:
             sets = [{d for d in found if not d.startswith("roles:")} for found in sets]
         for found in (s for s in sets if s):
             names = {d for d in found if d.startswith((SURNAME, GIVEN))}
+            phones = {d for d in found if d.startswith(PHONE)}
             for cluster in clusters:
                 theirs = {d for d in cluster if d.startswith((SURNAME, GIVEN))}
+                their_phones = {d for d in cluster if d.startswith(PHONE)}
                 if (compatible(sorts_of(cluster), sorts_of(found)) and not (names and theirs and not same_names(names, theirs))
+                        and not (phones and their_phones and not phones & their_phones)
                         and not _namesakes(found, cluster)):
                     cluster |= found
                     break
