@@ -340,6 +340,9 @@ def test_who_did_a_job_is_the_business_whose_mail_domain_its_signature_spells(tm
     ("Who looked after the dog when we were away, and their phone?", "phone"),
     ("whats the excess on our house insurance", "amount"),
     ("garage door code?", "code"),
+    # A question word with its "'s" run on, as typed on a phone, is that word.
+    ("whens bridies booster at the vet", "date"),
+    ("whos the kids dentist now", "name"),
     ("What code do I punch in to turn off the house alarm?", "code"),
     ("whats the pin for the key safe at grandma's", "code"),
     ("what is the zip code for the cabin", None),

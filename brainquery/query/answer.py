@@ -81,7 +81,9 @@ def span_patterns(cfg: AnswerSection) -> dict[str, re.Pattern]:
 def expected_kind(question: str, cfg: AnswerSection) -> str | None:
     """The kind of span that answers the question: the one its opening asks for ("when's
     the electric bill due": a date, though it names a bill), else the first cue that
-    matches, or None."""
+    matches, or None. A question word typed with its "'s" run on ("whens", "whos") is that
+    word."""
+    question = _RUN_ON.sub(r"\1's", question)
     for kind, pattern in cfg.kind_heads:
         if compiled_regex(pattern).search(question):
             return kind
@@ -90,6 +92,9 @@ def expected_kind(question: str, cfg: AnswerSection) -> str | None:
         if pattern.search(question):
             return kind
     return None
+
+
+_RUN_ON = re.compile(r"\b(when|who|where|what|how)s\b", re.IGNORECASE)
 
 
 def split_sentences(text: str) -> list[str]:
