@@ -150,6 +150,8 @@ class EvaluationSection:
     ambiguity_dev7_qualified_asked: float
     ambiguity_dev8_asked: float
     ambiguity_dev8_qualified_asked: float
+    ambiguity_dev9_asked: float
+    ambiguity_dev9_qualified_asked: float
     ambiguity_heldout2_asked: float
     ambiguity_heldout2_qualified_asked: float
 

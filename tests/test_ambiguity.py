@@ -365,7 +365,8 @@ def test_a_shared_list_speaks_for_each_name_only_in_its_own_line(tmp_path):
     assert len(phone["candidates"]) == 2, phone["candidates"]
 
 
-@pytest.fixture(scope="module", params=["dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "heldout", "heldout2"])
+@pytest.fixture(scope="module", params=["dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "heldout",
+                                                 "heldout2"])
 def ambiguity_set(request, tmp_path_factory):
     folder = FIXTURES / "ambiguity16" / request.param
     questions = load_ambiguity_questions(folder / "questions.jsonl")
@@ -462,6 +463,19 @@ def test_ambiguous_names_are_asked_back_and_qualified_ones_answered(ambiguity_se
     qualified = getattr(THRESHOLDS, f"ambiguity_{name}_qualified_asked")
     assert scores.ambiguous_asked >= asked, table
     assert scores.qualified_asked <= qualified, table
+
+
+def test_a_weekday_in_a_statement_after_the_question_names_no_one(tmp_path):
+    """"I think it's a Wednesday": the day said in passing picks neither Bridie (the
+    grandmother's mail speaks of Wednesdays, the cat's vet reminder does not)."""
+    result = _answer_of(tmp_path, {
+        "nana.eml": _mail("Bridie Hehir <bridie.hehir@mailbox.example>", "Next week", 2,
+                          "I think it's the Wednesday I'm over, can't remember which one. Paddy has me "
+                          "brought in after lunch.\n\nBridie Hehir"),
+        "vet.eml": _mail("Ballyvane Vets <reception@ballyvanevets.example>", "Appointment reminder", 3,
+                         "Bridie (cat) is due her booster: please bring her in on 27 May at 5:15pm."),
+    }, "when does Bridie need to be brought in? I think it's a Wednesday but I can't remember which one")
+    assert result["answer_kind"] == "ambiguous", result["answer"]
 
 
 def test_a_statement_after_the_question_tells_no_entity_apart(tmp_path):

@@ -751,7 +751,9 @@ class Asker:
         # asked, not what ("... which number? I need to ring Lakeside Dental" says what).
         tail = answers.compiled_regex(scoring.aside_tail).search(question)
         after: set[str] = set()
-        if tail is not None and not _NAME.search(tail.group(0).strip().partition(" ")[2]):
+        # (A weekday or a month capitalised there names no one: "I think it's a Wednesday".)
+        if tail is not None and not any(capitalised for _, capitalised in self._ambiguity.names(
+                tail.group(0).strip().partition(" ")[2], set())):
             question, after = question[:tail.start()], set(self.analyzer.tokens(tail.group(0))) - ignore
         match = self._last_break(question)
         if match is not None:
