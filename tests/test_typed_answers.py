@@ -343,6 +343,9 @@ def test_who_did_a_job_is_the_business_whose_mail_domain_its_signature_spells(tm
     # A question word with its "'s" run on, as typed on a phone, is that word.
     ("whens bridies booster at the vet", "date"),
     ("whos the kids dentist now", "name"),
+    # "What's the check-in time" asks a time; what is due on a booking, its balance.
+    ("whats the check in time at the holiday park", "time"),
+    ("balance due on the mobile home?", "amount"),
     ("What code do I punch in to turn off the house alarm?", "code"),
     ("whats the pin for the key safe at grandma's", "code"),
     ("what is the zip code for the cabin", None),
