@@ -546,6 +546,7 @@ class AmbiguitySection:
     street_suffixes: tuple[str, ...]
     not_names: tuple[str, ...]
     greetings: tuple[str, ...]
+    told_verbs: tuple[str, ...]      # "Tell Declan the car is back": what follows is not what he is
     capitalised_share: float
     # Vocabularies: (label, phrase, phrase...) per row; person_kinds name those of people.
     kinship: tuple[tuple[str, ...], ...]

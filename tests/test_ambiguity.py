@@ -332,6 +332,9 @@ def test_a_greeting_on_a_line_of_its_own_greets_no_one_named():
     # A short line a name opens ends with its number, as a contacts list writes it.
     ("Grandad (Mattie)   065 555 0133\nMattie hedges      089 555 0102", "mattie", {"n:5550133", "n:5550102"}, set()),
     ("Mattie will ring you on 089 555 0102 about the hedges", "mattie", set(), {"n:5550102"}),
+    # The one told something is not what they are told of.
+    ("[Sun 10 May 12:15] Granda: Tell Declan the car is back from the garage", "declan", set(),
+     {"species:car", "g:tell", "w:tell"}),
     # A pet is said by its care, not its kind.
     ("[ ] Bruno flea tablet\n[ ] car licence", "bruno", {"species:pet"}, set()),
 ])

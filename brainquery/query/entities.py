@@ -296,6 +296,7 @@ class EntityExtractor:
         self.street_suffixes = frozenset(cfg.street_suffixes)
         self.never = frozenset(cfg.not_names) | frozenset(stopwords) | self.honorifics
         self.greetings = frozenset(cfg.greetings)
+        self.told_verbs = frozenset(cfg.told_verbs)
         self.parent_tags = frozenset(f"kinship:{label}" for label in cfg.parent_labels)
 
     def build(self, texts: Iterable[str], docs: list[dict[str, Any]],
@@ -433,6 +434,8 @@ class EntityExtractor:
                 if step > 0 and lower[k] in self.street_suffixes:
                     found.add(STREET)
                     break
+                if step < 0 and lower[k] in self.told_verbs:
+                    break   # "Tell Declan": no first name
                 if lower[k] not in self.honorifics and lower[k] not in self.never:
                     tag = hits.tag_at.get(k) or f"w:{lower[k]}"
                     if n == 0 and "&" in gap and tag.startswith("w:"):
@@ -482,7 +485,9 @@ class EntityExtractor:
         w = self.cfg.window_words
         # After a possessive the words describe something of the name's, not the name:
         # "Willow's mom", "Maggie's vet".
-        ahead = 0 if possessive else w
+        # ... and after a verb that tells or asks it, what it is told ("Tell Declan the car
+        # is back").
+        ahead = 0 if possessive or (i > 0 and lower[i - 1] in self.told_verbs) else w
         # Only a hit ending within w words before the name, or starting within `ahead`
         # words after it or inside the parenthesis, can describe it.
         last_word = i + ahead
