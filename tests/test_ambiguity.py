@@ -468,6 +468,18 @@ def test_ambiguous_names_are_asked_back_and_qualified_ones_answered(ambiguity_se
     assert scores.qualified_asked <= qualified, table
 
 
+def test_a_surname_only_the_address_spells_describes_the_sender(tmp_path):
+    result = _answer_of(tmp_path, {
+        "minder.eml": _mail("Orla <orla.brennan@postbox.example>", "A few things", 2,
+                            "I can take Cian on Friday from 12 until 5:30.\n\nOrla x"),
+        "salon.eml": _mail("Orla's Hair Studio <bookings@orlashair.example>", "Appointment confirmed", 3,
+                           "Your appointment at Orla's Hair Studio is confirmed for Friday at 9:30."),
+    }, "What time is Orla's thing on Friday?")
+    assert result["answer_kind"] == "ambiguous", result["answer"]
+    described = [c["description"] for c in result["candidates"]]
+    assert any("Brennan" in d for d in described), described
+
+
 def test_a_weekday_in_a_statement_after_the_question_names_no_one(tmp_path):
     """"I think it's a Wednesday": the day said in passing picks neither Bridie (the
     grandmother's mail speaks of Wednesdays, the cat's vet reminder does not)."""

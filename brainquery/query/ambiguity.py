@@ -372,7 +372,8 @@ def describe(entity: Entity, index: QueryIndex, words: int) -> str:
     Hillside"), or the title of its best document when nothing describes it."""
     said = [plain(d) for d in entity.descriptors if d != SENDER_ITSELF]
     labels = list(dict.fromkeys(d.split(":", 1)[1] for d in said if d.split(":", 1)[0] in SORTS))
-    names = list(dict.fromkeys(d[2:].capitalize() for d in said if d.startswith("w:")))
+    # (A surname only an address spells is a word of its name too: "Nora (Daly)".)
+    names = list(dict.fromkeys(d.partition(":")[2].capitalize() for d in said if d.startswith(("w:", SPELLED))))
     parts = (labels[:words] + [" ".join(names[:words])] if names else labels[:words])
     text = ", ".join(p for p in parts if p)
     return text or str(index.docs[entity.docs[0]].get("title", "")).strip()
@@ -387,7 +388,7 @@ def qualifier(entity: Entity) -> str:
             return value
     for d in said:
         kind, _, value = d.partition(":")
-        if kind == "w":
+        if kind == "w" or d.startswith(SPELLED):
             return value.capitalize()
     return ""
 
