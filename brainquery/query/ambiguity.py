@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import Callable
+from typing import Callable, Collection
 
 import numpy as np
 
@@ -187,7 +187,7 @@ class AmbiguityFinder:
         owner: dict[str, int] = {}
         # ... unless their surnames differ: "Archie Dawson's mum" and "Archie Nguyen's mum"
         # share a word, not a child.
-        surnames = [{x for x in ds if x.startswith(SURNAME) and (self._proper(x[len(SURNAME):]) or SPELLED + x[len(SURNAME):] in ds)}
+        surnames = [{x for x in ds if x.startswith(SURNAME) and _is_surname(x[len(SURNAME):], ds, self._proper)}
                     for _, ds in typed]
         # ... nor first names: "Dr. Anika Patel" the vet and "Dr. Sunil Patel" the dentist
         # share a title and a role, not a person.
@@ -466,8 +466,13 @@ def _surnames(entity: Entity, proper: Callable[[str], bool]) -> set[str]:
     other Kirsty's Sinclair either)."""
     own = _own(entity)
     return {d[len(SURNAME):] for d in own
-            if d.startswith(SURNAME) and (len(d) == len(SURNAME) + 1 or proper(d[len(SURNAME):])
-                                          or SPELLED + d[len(SURNAME):] in own)}
+            if d.startswith(SURNAME) and (len(d) == len(SURNAME) + 1 or _is_surname(d[len(SURNAME):], own, proper))}
+
+
+def _is_surname(word: str, descriptors: Collection[str], proper: Callable[[str], bool]) -> bool:
+    """A word after a first name is its surname when the documents write it as a name, or
+    when an address spells it (`SPELLED`)."""
+    return proper(word) or SPELLED + word in descriptors
 
 
 def _ranked(sets) -> tuple[str, ...]:

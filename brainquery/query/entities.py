@@ -70,6 +70,7 @@ _PHONE_AFTER = re.compile(r"[ \t.·…:–—-]*" + _NUMBER)
 # 089 555 0102", "Granda (Mossie)   065 555 0133"): at most three words between, no clause.
 _LINE_PHONE = re.compile(r"[ \t)(\]\[:–—-]*(?:[^\W\d_][\w'’&/.-]*[ \t)(\]\[:–—-]+){0,3}?" + _NUMBER + r"[ \t]*$",
                          re.MULTILINE)
+_SPELLED_PART = re.compile(r"[a-z]{2,}")   # the surname after "nora." in an address
 _DATE_LIKE = re.compile(r"\d{4}[-.]\d{1,2}[-.]\d{1,2}|\d{1,2}[-.]\d{1,2}[-.]\d{2,4}")
 _PHONE_DIGITS = 7
 _VALUE_END = re.compile(r"[,;|!?\n]|\.(?:\s|$)")
@@ -397,11 +398,11 @@ class EntityExtractor:
     def _spelled_surname(self, sender_words: list[str], local: str) -> str:
         """The surname an address spells after a sender's lone first name ("nora.daly",
         "nora_daly"), else ""."""
-        if len(sender_words) != 1:
+        first = name_key(sender_words[0]) if len(sender_words) == 1 else ""
+        if not first or not local.startswith(first) or local[len(first):len(first) + 1] not in (".", "_", "-"):
             return ""
-        match = re.fullmatch(rf"{re.escape(name_key(sender_words[0]))}[._-]([a-z]{{2,}})", local)
-        last = match.group(1) if match else ""
-        return "" if not last or last in self.never or last in self.vocab.words else last
+        last = local[len(first) + 1:]
+        return last if _SPELLED_PART.fullmatch(last) and last not in self.never and last not in self.vocab.words else ""
 
     def _surname(self, sender_words: list[str]) -> str:
         """The last word of a sender written as a person's name ("Adaeze Achebe")."""
