@@ -302,6 +302,22 @@ def test_walk_only_pagerank_gives_a_seed_without_links_nothing():
     assert scores[5] == pytest.approx(0.0, abs=1e-9) and scores[1] == 1.0 and scores[2] > 0
 
 
+LONERS = CHAIN + ["Apples from the orchard were crisp this year.", "The ladder leans against the shed wall.",
+                  "Violin lessons moved upstairs in the music school.", "Kites flew high over the beach at noon.",
+                  "Winter tyres go on before the first frost."]
+
+
+@pytest.mark.parametrize("trial", range(20))
+def test_a_walk_from_seeds_without_links_reaches_nothing(trial):
+    """Seeds with no edge, weighted as the question's best hits are: nothing arrives over an
+    edge, so every score is 0 (rounding dust left by the jumps back, divided by its max,
+    once gave such seeds the walk's full score)."""
+    rng = np.random.default_rng(trial)
+    seeds = rng.choice(np.arange(5, len(LONERS)), size=int(rng.integers(1, 7)), replace=False)
+    scores = _fit(LONERS).ppr(seeds, rng.uniform(0.5, 2.0, seeds.size), walk_only=True)
+    assert not scores.any()
+
+
 def test_chunks_of_one_document_are_never_linked():
     texts = [f"Note from the city: {SHARED} starting in April.",
              f"Hi all, the city says {SHARED}, see you at the block party.",

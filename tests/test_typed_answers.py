@@ -1536,3 +1536,34 @@ def test_a_document_that_gives_a_reason_without_because_still_answers_why(tmp_pa
     })
     result = brain.ask("why did the painting bill come to more than the quote", now=datetime(2027, 3, 1, tzinfo=timezone.utc))
     assert result.results[0].source.endswith("2027-02-10-painting-bill.txt"), [r.source for r in result.results]
+
+
+def test_a_letter_and_its_attachment_do_not_replace_each_other(tmp_path):
+    """The invoice PDF is dated by its invoice date, the mail carrying it by its Date header
+    hours later; the mail's "invoice 26-0314" is no newer serial number than the one the
+    invoice states: they were sent as one letter."""
+    from email.message import EmailMessage
+
+    from test_pdf import build_pdf
+
+    pdf = build_pdf(tmp_path / "invoice.pdf", [
+        "Badger State Mechanical LLC\nINVOICE 26-0314\nInvoice date: March 14, 2026\n"
+        "Furnace replacement, Hearthline HL96V furnace\nSerial number: HL2602B04417\n"
+        "Labor and materials $4,850.00\nTotal due $4,850.00"])
+    msg = EmailMessage()
+    msg["From"] = "Badger State Mechanical <billing@badgerstatemech.example>"
+    msg["To"] = "chidi@example.org"
+    msg["Subject"] = "Invoice 26-0314 from Badger State Mechanical"
+    msg["Date"] = "Sat, 14 Mar 2026 15:02:44 +0000"
+    msg["Message-ID"] = "<inv-26-0314@badgerstatemech.example>"
+    msg.set_content("Hi Chidi,\n\nPlease find attached invoice number 26-0314 for the furnace replacement "
+                    "completed at your home on March 11. Your furnace warranty registration will follow "
+                    "from Hearthline, the furnace maker, in a separate email.\n\nBest regards,\nJenna")
+    msg.add_attachment(pdf.read_bytes(), maintype="application", subtype="pdf", filename="BSM-Invoice-26-0314.pdf")
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "invoice.eml").write_bytes(bytes(msg))
+    brain = Brain(tmp_path / "store")
+    brain.ingest([docs], now=datetime(2026, 11, 1, tzinfo=timezone.utc))
+    result = brain.ask("furnace serial number", now=datetime(2026, 11, 18, tzinfo=timezone.utc))
+    assert result.answer == "HL2602B04417"

@@ -1017,7 +1017,11 @@ class Asker:
         share = 0.0 if at_floor else cfg.answer.supersede_share
         # Measured before time: a newer letter's own decay (a club's term letter ages as a
         # newsletter does) is no reason it cannot have replaced an older one.
-        able = [r for r in pool if r is not lead and _before_time(r) >= share * _before_time(lead)
+        # A letter and its attachments were sent at once (the invoice PDF dated by its own
+        # date, the mail that carries it by its Date header): neither replaced the other.
+        letter = self._letter(lead.doc)
+        able = [r for r in pool if r is not lead and self._letter(r.doc) != letter
+                and _before_time(r) >= share * _before_time(lead)
                 and r.parts["answer_type"] >= 1.0 and r.parts["type_weight"] >= authority - 1e-9]
         full = [r for r in able if r.parts["coverage"] >= coverage - 1e-9]
         # The issuers: the lead's, and (the lead being a calendar entry that states nothing
@@ -1030,6 +1034,11 @@ class Asker:
                          or (self._coverage is not None and self._coverage.to_group(r.doc))))
 
         return [lead] + [r for r in able if r in full or (issuers and by_its_issuer(r))]
+
+    def _letter(self, doc: int) -> str:
+        """The message a document came in: an attachment's carrier, else the document."""
+        record = self.index.docs[doc]
+        return str(record.get("parent_id") or record.get("doc_id") or doc)
 
     def _issuer_domain(self, doc: int) -> str:
         """The mail domain a document came from, when it is a business's own (not webmail)."""

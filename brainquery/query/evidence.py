@@ -285,9 +285,10 @@ def _power_iteration(adjacency: sparse.csr_matrix, degree: np.ndarray, seeds: np
             break
     if walk_only:
         # What arrived over edges: without the jumps back to the seeds, a seed with no
-        # links would score as if the whole graph pointed at it.
-        teleport = cfg.ppr_restart + (1 - cfg.ppr_restart) * p[~has_edges].sum()
-        p = np.clip(p - teleport * restart, 0.0, None)
+        # links would score as if the whole graph pointed at it. Read as the last step's
+        # spread over the edges, not as p less its jumps: that difference leaves rounding
+        # dust (1e-17) on seeds without a link, which the division by the max below made 1.
+        p = (1 - cfg.ppr_restart) * (adjacency @ (p * inv_degree).astype(np.float32)).astype(np.float64)
     top = p.max()
     return p / top if top > 0 else p
 
