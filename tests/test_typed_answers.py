@@ -358,6 +358,11 @@ def test_who_did_a_job_is_the_business_whose_mail_domain_its_signature_spells(tm
     ("what was our water usage in july", "usage"),
     ("how much did the electricity cost in september", "amount"),
     ("whats the number plate of the octavia", None),    # a plate's number, not one to call
+    # the maker is asked as the model is
+    ("what make is the dishwasher", "model"),
+    ("make and model of the fridge?", "model"),
+    ("which brand is the hoover", "model"),
+    ("can you make sure the bins go out", None),
     ("whats the car number", None),                     # (as Indian English names the registration)
     ("whats the garage's number", "phone"),
     # what we were paying, however the question goes on to say when
@@ -1567,3 +1572,18 @@ def test_a_letter_and_its_attachment_do_not_replace_each_other(tmp_path):
     brain.ingest([docs], now=datetime(2026, 11, 1, tzinfo=timezone.utc))
     result = brain.ask("furnace serial number", now=datetime(2026, 11, 18, tzinfo=timezone.utc))
     assert result.answer == "HL2602B04417"
+
+
+def test_the_make_asked_for_is_no_topic_word(tmp_path):
+    """"What make and model is our boiler" asks for the model: a letter that says "make sure"
+    twice is not about the boiler, the installer's note is."""
+    brain = _brain_of(tmp_path, {
+        "2018-09-20-boiler-installed.txt": "Boiler installed 20.09.2018\n\nWall-hung condensing boiler "
+                                           "Model: Vesta Condens 24, in the utility room.\nPressure 1.5 bar.",
+        "2025-09-05-violin-lessons.txt": "Zosia's lessons this year\n\nPlease make sure she brings her shoulder "
+                                         "rest, and make sure she practises the scales; the make of her violin "
+                                         "case does not matter.",
+        "2025-10-01-bins.txt": "Bin days: brown bin Wednesday, glass every second Friday.",
+    })
+    result = brain.ask("what make and model is our boiler", now=datetime(2026, 3, 12, tzinfo=timezone.utc))
+    assert result.to_dict()["results"][0]["source"].endswith("boiler-installed.txt")
