@@ -557,9 +557,9 @@ def _heading(line: str, term_weights: dict[str, float], tokenize: Callable[[Sequ
              cfg: AnswerSection, rate: re.Pattern | None) -> tuple[list[str], np.ndarray] | None:
     """A table heading's words and how much each names the question (a stated rate, when
     one is asked, counts most), or None for a line that reads as prose."""
-    if not _table_heading(line, cfg.table_header_max_words):
+    words = _heading_words(line, cfg.table_header_max_words)
+    if not words:
         return None
-    words = _WORD.findall(line)
     tokens = tokenize(words)
     weight = np.array([max((term_weights.get(t, 0.0) for t in toks), default=0.0) for toks in tokens])
     if rate is not None:
@@ -577,7 +577,7 @@ def _introduced(sentences: Sequence[str], best: int, most: int, heading_words: i
     (the flight's "New" row under "Flight Date Departs Arrives", not its "Old" one too)."""
     if best + 1 >= len(sentences):
         return []
-    if _table_heading(sentences[best], heading_words):
+    if _heading_words(sentences[best], heading_words):
         rows = []
         for i in range(best + 1, min(len(sentences), best + 1 + most)):
             if not _table_row(sentences[i]) or (rows and _cells(sentences[i]) != _cells(sentences[rows[0]])):
@@ -596,10 +596,11 @@ def _introduced(sentences: Sequence[str], best: int, most: int, heading_words: i
     return items or [best + 1]
 
 
-def _table_heading(line: str, most_words: int) -> bool:
-    """A line of column labels: two to `most_words` words, no figure, no stop or colon."""
+def _heading_words(line: str, most_words: int) -> list[str]:
+    """The words of a line of column labels (two to `most_words` words, no figure, no stop
+    or colon), or none for a line that is no heading."""
     words = _WORD.findall(line)
-    return 2 <= len(words) <= most_words and not re.search(r"[.!?,;]\s*$|[\d:]", line)
+    return words if 2 <= len(words) <= most_words and not re.search(r"[.!?,;]\s*$|[\d:]", line) else []
 
 
 def _cells(line: str) -> int:
