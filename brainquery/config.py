@@ -152,6 +152,8 @@ class EvaluationSection:
     ambiguity_dev8_qualified_asked: float
     ambiguity_dev9_asked: float
     ambiguity_dev9_qualified_asked: float
+    ambiguity_dev10_asked: float
+    ambiguity_dev10_qualified_asked: float
     ambiguity_heldout2_asked: float
     ambiguity_heldout2_qualified_asked: float
 
@@ -542,6 +544,7 @@ class AmbiguitySection:
     neighbours: int
     window_words: int
     parenthesis_chars: int
+    row_chars: int                   # a line shorter than this is a row of its own, not wrapped prose
     honorifics: tuple[str, ...]
     street_suffixes: tuple[str, ...]
     not_names: tuple[str, ...]
@@ -554,7 +557,7 @@ class AmbiguitySection:
     roles: tuple[tuple[str, ...], ...]
     organisations: tuple[tuple[str, ...], ...]
     places: tuple[tuple[str, ...], ...]
-    patient_roles: tuple[str, ...]             # whose letters name their patient, an animal
+    patient_labels: tuple[str, ...]            # whose letters name their patient, an animal
     person_kinds: tuple[str, ...]
     parent_labels: tuple[str, ...]
     sender_name_chars: int

@@ -28,8 +28,8 @@ from ..config import AmbiguitySection
 from ..storage.chunking import join_chunks
 from ..textproc import Analyzer
 from .coverage import TopicTerms
-from .entities import (CONTEXT, GIVEN, PHONE, SENDER_ITSELF, SORTS, SPELLED, SURNAME, EntityExtractor, compatible,
-                       name_key, named_after, namesakes, plain, same_names, sorts_of)
+from .entities import (CONTEXT, GIVEN, PHONE, SENDER_ITSELF, SORTS, SPELLED, SURNAME, THING, EntityExtractor,
+                       compatible, name_key, named_after, namesakes, phone_tails, plain, same_names, sorts_of)
 from .query_index import QueryIndex
 
 _KINSHIP = "kinship:"
@@ -163,9 +163,9 @@ class AmbiguityFinder:
         best = np.unique(docs[np.argsort(-scores, kind="stable")][:self.cfg.max_docs * 4])
         keep = set(sorted(best.tolist(), key=lambda d: -doc_scores[d])[:self.cfg.max_docs])
         postings = [entities.record(int(r)) for r, d in zip(rows, docs) if int(d) in keep]
-        # A name a vet's letter says nothing else of is the patient: an animal ("Lulu is due
-        # for her annual vaccination"), whoever else shares the name.
-        patient = {f"{CONTEXT}roles:{role}" for role in self.cfg.patient_roles}
+        # A name a vet's (or a kennel's) letter says nothing else of is the patient: an animal
+        # ("Lulu is due for her annual vaccination"), whoever else shares the name.
+        patient = {f"{CONTEXT}{label}" for label in self.cfg.patient_labels}
         postings = [(d, (*ds, _ANIMAL) if ds and patient.intersection(ds) and all(x.startswith(CONTEXT) for x in ds)
                      else ds) for d, ds in postings]
         own = f"w:{name}"
@@ -303,6 +303,7 @@ class AmbiguityFinder:
                  and w not in self.question_words}
         if any(d.startswith(_SPECIES) for d in said):
             said.add(_ANIMAL)   # "Lulu the cat": the vet's patient, of no kind said
+            said.add(THING)     # "Ray's boat the Giulia": the thing the letters call "the Giulia"
         picked = [e for e in entities if said.intersection(map(plain, e.descriptors))]
         if not picked and any(d.startswith(_KINSHIP) for d in said):
             # Family is said of a relative loosely: Grandma Bonnie is "Bonnie Whitcomb (Ben's
@@ -346,8 +347,9 @@ class AmbiguityFinder:
         name with words only that entity's descriptors hold ("Ola N.", "Jordan Boudreau -
         neighbour") is its; one naming the name with none of them is each holder's."""
         key = name_key(name)
+        # (A number is one's too: "Grace (Tue/Fri) ..... 076 555 0127" is the cleaner's line.)
         own = [{plain(d).partition(":")[2] for d in e.descriptors if not d.startswith(CONTEXT)
-                and d.startswith(("w:", SURNAME, GIVEN))} for e in entities]
+                and d.startswith(("w:", SURNAME, GIVEN))} | e.phones for e in entities]
         out: list[list[str]] = [[] for _ in entities]
         for d in shared:
             holding = [n for n, e in enumerate(entities) if d in e.docs]
@@ -361,6 +363,7 @@ class AmbiguityFinder:
                 words = {name_key(w) for w in self.extractor.word_re.findall(line)}
                 if key not in words:
                     continue
+                words |= phone_tails(line)
                 said = [n for n in holding if any(counts[w] == 1 and w in words for w in own[n])]
                 for n in said or holding:
                     out[n].append(line)
@@ -370,7 +373,8 @@ class AmbiguityFinder:
 def describe(entity: Entity, index: QueryIndex, words: int) -> str:
     """A short description from the documents: its labels, then its words ("cat, vet,
     Hillside"), or the title of its best document when nothing describes it."""
-    said = [plain(d) for d in entity.descriptors if d != SENDER_ITSELF]
+    # ("thing" says only that the name is no person: its words say what it is.)
+    said = [plain(d) for d in entity.descriptors if d not in (SENDER_ITSELF, THING)]
     labels = list(dict.fromkeys(d.split(":", 1)[1] for d in said if d.split(":", 1)[0] in SORTS))
     # (A surname only an address spells is a word of its name too: "Nora (Daly)".)
     names = list(dict.fromkeys(d.partition(":")[2].capitalize() for d in said if d.startswith(("w:", SPELLED))))
@@ -381,7 +385,7 @@ def describe(entity: Entity, index: QueryIndex, words: int) -> str:
 
 def qualifier(entity: Entity) -> str:
     """One word that picks this entity when put before the name."""
-    said = [plain(d) for d in entity.descriptors]
+    said = [plain(d) for d in entity.descriptors if d != THING]
     for d in said:
         kind, _, value = d.partition(":")
         if kind in ("kinship", "species", "roles"):

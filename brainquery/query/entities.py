@@ -51,6 +51,8 @@ _COMPATIBLE = {frozenset({"person", "org"})}
 # Vocabulary tags of the names' own words ("Pepper's Bakery", "Jordan Park"): only a word of
 # the name says the name is one.
 _NAMED = ("organisations:", "places:")
+_SPECIES = "species:"
+_BUSINESS = "organisations:company"
 _POSSESSIVE = re.compile(r"['’]s$")
 _LABEL_GAP = re.compile(r"[ \t]*:[ \t]*")
 # A name opening its line before a colon labels what follows: a transcript's speaker
@@ -65,11 +67,16 @@ _LINE_LABEL_WORD = re.compile(r"(?m)^%s([^\W\d_]+(?:['’][^\W\d_]+)*)%s" % (_LI
 # (Groups of two to six digits, a country code and an area code in brackets: a row of
 # amounts, "Jonas 2019 0 118.60 12.40", is none.)
 _NUMBER = r"(?P<number>(?:\+\d{1,3}[ -]?)?(?:\(\d{2,5}\)[ -]?)?\d{2,5}(?:[ -]\d{2,6}){1,3})(?![\d/]|[.:,]\d)"
+_NUMBER_RE = re.compile(_NUMBER)
 _PHONE_AFTER = re.compile(r"[ \t.·…:–—-]*" + _NUMBER)
 # ... or ending a short line the name opens, as a contacts list writes it ("Mossie hedges
 # 089 555 0102", "Granda (Mossie)   065 555 0133"): at most three words between, no clause.
-_LINE_PHONE = re.compile(r"[ \t)(\]\[:–—-]*(?:[^\W\d_][\w'’&/.-]*[ \t)(\]\[:–—-]+){0,3}?" + _NUMBER + r"[ \t]*$",
+# (Dot leaders may run between them: "Chris Car Care ........ 2100 0039".)
+_LINE_GAP = r"[ \t)(\]\[:–—.·…-]"
+_LINE_PHONE = re.compile(_LINE_GAP + r"*(?:[^\W\d_][\w'’&/.-]*" + _LINE_GAP + r"+){0,3}?" + _NUMBER + r"[ \t]*$",
                          re.MULTILINE)
+# A clock time right after a word: "vet 5:40", "dentist, 3pm" (not a phone number).
+_AT_A_TIME = re.compile(r"[ \t,]*(?:at[ \t]+)?\d{1,2}(?:[:.]\d{2}|[ \t]*[ap]\.?m\b)", re.IGNORECASE)
 _SPELLED_PART = re.compile(r"[a-z]{2,}")   # the surname after "nora." in an address
 _DATE_LIKE = re.compile(r"\d{4}[-.]\d{1,2}[-.]\d{1,2}|\d{1,2}[-.]\d{1,2}[-.]\d{2,4}")
 _PHONE_DIGITS = 7
@@ -152,6 +159,13 @@ STREET = "places:street"
 # A phone number written right after the name ("Sipho +27 83 555 0192:", "Coach Sipho
 # (cricket) ...... 072 555 0131"), by its last digits: two numbers, two people.
 PHONE = "n:"
+# A name said with the definite article ("the Giulia is back in the water"): a thing, of no
+# kind said (a boat, a car, a venue), not a person.
+THING = "species:thing"
+# A name alone under a closing line ("Thanks,\nLuke"): who signs, a person.
+SIGNER = "roles:signer"
+_THING_SORT = "thing"
+_CLOSING_WORDS = 3
 
 
 def plain(descriptor: str) -> str:
@@ -159,12 +173,17 @@ def plain(descriptor: str) -> str:
 
 
 def sorts_of(descriptors: Iterable[str]) -> set[str]:
-    kinds = (plain(d).split(":", 1)[0] for d in descriptors if not d.startswith(CONTEXT))
-    return {SORTS[k] for k in kinds if k in SORTS}
+    own = [d for d in descriptors if not d.startswith(CONTEXT)]
+    return {SORTS[k] for k in (d.split(":", 1)[0] for d in own if d != THING) if k in SORTS} | (
+        {_THING_SORT} if THING in own else set())
 
 
 def compatible(a: set[str], b: set[str]) -> bool:
     union = {"org" if sort == "place" else sort for sort in a | b}
+    if _THING_SORT in union:
+        # What is said with "the" is no person, and may be any other thing: a boat, "the
+        # Kita" (a daycare), "the Co-op".
+        return "person" not in union
     return len(union) <= 1 or frozenset(union) in _COMPATIBLE
 
 
@@ -295,7 +314,8 @@ class EntityExtractor:
         self.vocab = Vocabulary.of(cfg, self.word_re)
         self.honorifics = frozenset(cfg.honorifics)
         self.street_suffixes = frozenset(cfg.street_suffixes)
-        self.never = frozenset(cfg.not_names) | frozenset(stopwords) | self.honorifics
+        self.stopwords = frozenset(stopwords)
+        self.never = frozenset(cfg.not_names) | self.stopwords | self.honorifics
         self.greetings = frozenset(cfg.greetings)
         self.told_verbs = frozenset(cfg.told_verbs)
         self.parent_tags = frozenset(f"kinship:{label}" for label in cfg.parent_labels)
@@ -417,6 +437,8 @@ class EntityExtractor:
         """`labels`: how many lines of the text each word opens as a label."""
         out: set[str] = set()
         possessive = bool(_POSSESSIVE.search(matches[i].group()))
+        longer = False   # a capitalised word goes on with the name ("Giulia Mifsud")
+        business_words = range(0)   # the words of a business's name after it ("Car Care")
         # Capitalised neighbours, each way, while only spaces (or a title's dot) separate them.
         for step in (-1, 1):
             found: set[str] = set()
@@ -456,6 +478,12 @@ class EntityExtractor:
                         # Anita Fenwick", "Dean Fenwick"): two of them, two people.
                         found.add(GIVEN + lower[k])
                 j = k
+            longer |= step > 0 and j > i
+            if step > 0 and j > i + 1 and any(t.startswith(_SPECIES) for t in found - {hits.tag_at.get(j)}):
+                # A kind of animal or thing inside a longer name after it ("Chris Car Care",
+                # "Bella Dog Grooming") names a business, not what the name is.
+                found = {t for t in found if not t.startswith(_SPECIES)} | {_BUSINESS}
+                business_words = range(i + 1, j + 1)
             # After a possessive the capitalised words are the name's business ("Pepper's
             # Bakery") or only something of the name's ("Theo's Cub Scouts").
             if step < 0 or not possessive or any(t.startswith(_NAMED) for t in found):
@@ -500,7 +528,8 @@ class EntityExtractor:
             # An organisation is one when its word is part of the name ("Pepper's Bakery");
             # "Ada school portrait" is what Ada does, not what Ada is.
             # ("Dr" and "St" name the name next to them, as a title or a street: above.)
-            if first <= i <= last or tag.startswith(_NAMED) or lower[first] in self.street_suffixes:
+            if (first <= i <= last or tag.startswith(_NAMED) or lower[first] in self.street_suffixes
+                    or first in business_words):
                 continue
             in_value = value is not None and value[0] <= matches[first].start() and matches[last].end() <= value[1]
             if paren and start < matches[first].start() and matches[last].end() <= paren_end:
@@ -509,6 +538,8 @@ class EntityExtractor:
                 lo, hi = (matches[last].end(), start) if last < i else (end, matches[first].start())
                 if last > i and towards.search(text[lo:hi]):
                     continue   # "Maisie to the vet", "Maisie -> vet": where it goes, not what it is
+                if last > i and _AT_A_TIME.match(text, matches[last].end()):
+                    continue   # "Bryn vet 5:40", "Ada - dentist 3pm": an appointment, as in a calendar's title
                 if last < i and (labels_line or self._addressed(text[lo:hi])):
                     continue
                 if last < i and self._inside_a_name(first, i, text, matches):
@@ -516,14 +547,66 @@ class EntityExtractor:
                 # A field's label right before the name says what it is ("Boat: Ruby",
                 # "Dog: Bailey"), though a colon ends a clause.
                 gap = text[lo:hi]
-                if not self.break_re.search(gap) or (last == i - 1 and _LABEL_GAP.fullmatch(gap)) or in_value:
+                # (A name alone on its line is a signature's or a heading's: the line under
+                # it says what it is, "Ms. Alvarez / 5th grade teacher".)
+                if in_value or (last == i - 1 and _LABEL_GAP.fullmatch(gap)) or not (
+                        self.break_re.search(gap)
+                        or self._row_ends(text, lo, hi, last > i and self._alone(text, start, end))):
                     out.add(tag)
+        if not possessive and not longer and self._after_the(i, text, matches, lower):
+            out.add(THING)
+        if line_start and not longer and self._signs(text, start, end):
+            out.add(SIGNER)
         phone = _PHONE_AFTER.match(text, paren_end) or (None if possessive else _LINE_PHONE.match(text, end))
-        digits = re.sub(r"\D", "", phone.group("number")) if phone and not _DATE_LIKE.fullmatch(
-            phone.group("number").strip()) else ""
-        if len(digits) >= _PHONE_DIGITS and "\n" not in phone.group(0):
-            out.add(PHONE + digits[-_PHONE_DIGITS:])
+        if phone and "\n" not in phone.group(0):
+            out |= phone_tails(phone.group("number"))
         return out
+
+    def _alone(self, text: str, start: int, end: int) -> bool:
+        """Does the name's line hold nothing but capitalised words (its name, a title)?"""
+        line_end = text.find("\n", end)
+        line = text[text.rfind("\n", 0, start) + 1:line_end if line_end >= 0 else len(text)]
+        return all(w[0].isupper() for w in self.word_re.findall(line))
+
+    @staticmethod
+    def _signs(text: str, start: int, end: int) -> bool:
+        """Is the name alone on its line under a short closing line ("Thanks,", "Best
+        wishes,"), blank lines between or not: the one who signs the letter, a person,
+        whoever the letter is about?"""
+        line_end = text.find("\n", end)
+        if text[end:line_end if line_end >= 0 else len(text)].strip(" \t,."):
+            return False
+        # (Mail made from HTML sets a blank line between them: "Thanks,<br>Luke".)
+        above = text[:start].rstrip()
+        closing = above[above.rfind("\n") + 1:].strip()
+        return closing.endswith(",") and 0 < len(closing.split()) <= _CLOSING_WORDS
+
+    def _row_ends(self, text: str, lo: int, hi: int, past_first: bool = False) -> bool:
+        """Does a row end between `lo` and `hi`: a line shorter than `row_chars`, as a list's,
+        a schedule's or a note's lines are, but a heading? `past_first`: the first line end
+        does not count."""
+        end = text.find("\n", lo, hi)
+        if past_first and end >= 0:
+            end = text.find("\n", end + 1, hi)
+        while end >= 0:
+            line = text[text.rfind("\n", 0, end) + 1:end].strip()
+            # (A heading says what the rows under it are: "BOAT" over "- Dolly lives on her
+            # trailer", "Pets:" over "Bryn ...".)
+            if len(line) < self.cfg.row_chars and not (line.isupper() or line.endswith(":")):
+                return True
+            end = text.find("\n", end + 1, hi)
+        return False
+
+    def _after_the(self, i: int, text: str, matches: list[re.Match], lower: list[str]) -> bool:
+        """Is name `i` said with the definite article, as a thing is and a person is not ("the
+        Giulia is back in the water")? Not when a noun follows it: "the Juniper order" is the
+        florist's order, "the Hartwell pitch" a client's."""
+        if i == 0 or lower[i - 1] != "the" or text[matches[i - 1].end():matches[i].start()].strip(" \t"):
+            return False
+        if i + 1 == len(matches):
+            return True
+        gap = text[matches[i].end():matches[i + 1].start()]
+        return bool(gap.strip(" \t")) or lower[i + 1] in self.stopwords
 
     def _inside_a_name(self, first: int, i: int, text: str, matches: list[re.Match]) -> bool:
         """Is word `first`, before name `i`, part of another capitalised name (a word of its
@@ -576,8 +659,11 @@ class EntityExtractor:
             for cluster in clusters:
                 theirs = {d for d in cluster if d.startswith((SURNAME, GIVEN))}
                 their_phones = {d for d in cluster if d.startswith(PHONE)}
+                # (Two numbers under one description are one's home and mobile: "Nanna (Ma) -
+                # home ... 2100 0147", "Nanna (Ma) - mob ... 7900 0147".)
                 if (compatible(sorts_of(cluster), sorts_of(found)) and not (names and theirs and not same_names(names, theirs))
-                        and not (phones and their_phones and not phones & their_phones)
+                        and not (phones and their_phones and not phones & their_phones
+                                 and not _labels(found) & _labels(cluster))
                         and not _namesakes(found, cluster)):
                     cluster |= found
                     break
@@ -588,6 +674,22 @@ class EntityExtractor:
         if not clusters:
             return [tuple(sorted(context))]
         return [tuple(sorted(c | context)) for c in clusters]
+
+
+def _labels(descriptors: Iterable[str]) -> set[str]:
+    """The vocabulary labels said around the name ("kinship:grandmother"), not its context's."""
+    return {d for d in descriptors if not d.startswith(CONTEXT) and d.split(":", 1)[0] in SORTS}
+
+
+def phone_tails(text: str) -> set[str]:
+    """The phone numbers written in a text, as descriptors of their last digits ("n:5550127");
+    a date is none."""
+    out = set()
+    for found in _NUMBER_RE.finditer(text):
+        digits = re.sub(r"\D", "", found.group("number"))
+        if len(digits) >= _PHONE_DIGITS and not _DATE_LIKE.fullmatch(found.group("number").strip()):
+            out.add(PHONE + digits[-_PHONE_DIGITS:])
+    return out
 
 
 def namesakes(surnames: set[str], sorts: set[str], other_names: set[str], other_sorts: set[str]) -> bool:
