@@ -1101,9 +1101,25 @@ def test_a_date_written_with_dots_is_read_day_first(text, shown, day):
     ("Plumber - Zbyszek (Hydro-Kaczmarek): 601 555 214", "601 555 214"),
     ("lek. wet. Joanna Krupa | tel. 58 555 08 27 | NIP 957-555-23-61", "58 555 08 27"),
     ("POLISA nr KT/DOM/25/0418826 - infolinia 58 555 09 99", "58 555 09 99"),
+    # Eight digits in two fours (Malta, Singapore, Hong Kong, Norway); a year and a time are none.
+    ("Pawsitive Vets, Triq San Pawl, Mosta · 2100 0061", "2100 0061"),
+    ("Call the clinic on 6123 4567 (Mon-Sat).", "6123 4567"),
 ])
 def test_a_european_phone_number_is_read_whole(text, number):
     assert answer_of(text, "what is the clinic's phone number", "phone").shown == number
+
+
+def test_a_year_and_a_time_are_no_phone_number():
+    assert answer_of("Opening night: 2027 1930 doors, booking ref AB12.", "what is the clinic's phone number",
+                     "phone").shown is None
+
+
+def test_a_contacts_list_gives_the_number_on_the_line_of_the_name_asked():
+    """Dot leaders end no sentence: each row's number is its own name's, not the next row's."""
+    text = ("KIDS\nChris (swimming) ................. 7900 0031\nAnna (Luke's mum) ................ 7900 0077\n"
+            "Giulia (babysitter) .............. 7900 0091\n")
+    assert answer_of(text, "what is anna's number", "phone").shown == "7900 0077"
+    assert answer_of(text, "giulia number", "phone").shown == "7900 0091"
 
 
 @pytest.mark.parametrize("question, kind", [

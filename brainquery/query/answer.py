@@ -33,7 +33,8 @@ _MIN_TURNS, _MIN_VOICES = 2, 2     # what makes lines opening "Name:" a conversa
 _SPEAKER = re.compile(rf"^[ \t]*([{LATIN_CAPITALS}][\w'’.-]*(?: [{LATIN_CAPITALS}][\w'’.-]*){{0,2}}):[ \t]", re.MULTILINE)
 # (The cheap look back at the full stop comes first: at every other position the
 # abbreviations' look-backs are never tried, which makes a split ~18x cheaper.)
-_SENTENCE_END_TEXT = (r"(?<=[.!?])" + _NOT_AN_END + r"(?<!\b[A-Z]\.)(?!{ordinal})\s+(?=[\"'(\[]?[A-Z0-9])"
+# (Dot leaders end no sentence: "Anna (Luke's mum) ........ 7900 0077".)
+_SENTENCE_END_TEXT = (r"(?<=[.!?])" + _NOT_AN_END + r"(?<!\b[A-Z]\.)(?<!\.\.\.)(?!{ordinal})\s+(?=[\"'(\[]?[A-Z0-9])"
                       r"|\n\s*\n|\n(?=\s*[-*•]\s)|\n(?=[A-Z][\w /&-]{{0,40}}:)")
 _MAYBE_END = re.compile(r"[.!?]\s")
 _SPACE = re.compile(r"\s+")
