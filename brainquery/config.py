@@ -130,6 +130,7 @@ class EvaluationSection:
     calendar_dev_right: float
     calendar_dev2_right: float
     calendar_dev3_right: float
+    calendar_dev4_right: float
     calendar_heldout_right: float
     calendar_heldout2_right: float
     ambiguity_dev_asked: float
@@ -154,6 +155,8 @@ class EvaluationSection:
     ambiguity_dev9_qualified_asked: float
     ambiguity_dev10_asked: float
     ambiguity_dev10_qualified_asked: float
+    ambiguity_dev11_asked: float
+    ambiguity_dev11_qualified_asked: float
     ambiguity_heldout2_asked: float
     ambiguity_heldout2_qualified_asked: float
 
@@ -489,6 +492,7 @@ class EventsSection:
     final: str                           # ... about the final one of a series that ends
     clock_asked: str                     # a question for the hour, which an all-day entry lacks
     fields: tuple[tuple[str, str], ...]  # question cue -> the event field that answers it
+    note_name_share: float               # of a question's topic an event's note names it by
     horizon_days: int                    # how far to look for the next (or last) occurrence
     max_occurrences: int                 # at most this many expanded per question
     max_listed: int                      # occurrences written out in one answer

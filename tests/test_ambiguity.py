@@ -439,7 +439,7 @@ def test_a_shared_list_speaks_for_each_name_only_in_its_own_line(tmp_path):
 
 
 @pytest.fixture(scope="module", params=["dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10",
-                                        "heldout", "heldout2"])
+                                        "dev11", "heldout", "heldout2"])
 def ambiguity_set(request, tmp_path_factory):
     folder = FIXTURES / "ambiguity16" / request.param
     questions = load_ambiguity_questions(folder / "questions.jsonl")

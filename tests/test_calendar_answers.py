@@ -221,6 +221,7 @@ def test_a_rule_firing_every_second_costs_only_the_window(tmp_path):
 @pytest.mark.parametrize("name, floor_key", [("dev", "calendar_dev_right"),
                                              ("dev2", "calendar_dev2_right"),
                                              ("dev3", "calendar_dev3_right"),
+                                             ("dev4", "calendar_dev4_right"),
                                              ("heldout", "calendar_heldout_right"),
                                              ("heldout2", "calendar_heldout2_right")])
 def test_calendar_question_sets(name, floor_key, tmp_path):
@@ -349,6 +350,62 @@ def test_only_an_event_the_question_names_answers_from_its_occurrences(tmp_path,
     result = brain.ask(question, now=datetime(2026, 11, 10, 16, tzinfo=timezone.utc))
     kinds = ("occurrence", "no_occurrence")
     assert (result.answer_kind in kinds) == (event_kind is not None), (result.answer_kind, result.answer)
+
+
+CLUB = textwrap.dedent("""\
+    BEGIN:VCALENDAR
+    VERSION:2.0
+    PRODID:-//club feed//EN
+    X-WR-TIMEZONE:Europe/Berlin
+    BEGIN:VEVENT
+    UID:away-1115@club.example
+    DTSTAMP:20251001T080000Z
+    DTSTART:20251115T130000Z
+    DTEND:20251115T143000Z
+    SUMMARY:Auswärtsspiel: SG Kirchzarten – HSG Freiburg-Süd
+    LOCATION:Dreisamhalle Kirchzarten
+    DESCRIPTION:Away game. Meeting point: 13:15 at the hall entrance.
+    END:VEVENT
+    BEGIN:VEVENT
+    UID:cabin-1027@family.example
+    DTSTAMP:20251001T080000Z
+    DTSTART;VALUE=DATE:20251027
+    DTEND;VALUE=DATE:20251031
+    SUMMARY:Holiday cabin – Titisee
+    DESCRIPTION:Liam drives up on Monday after work.
+    END:VEVENT
+    BEGIN:VEVENT
+    UID:dance@family.example
+    DTSTAMP:20251001T080000Z
+    DTSTART;TZID=Europe/Berlin:20250909T180000
+    DTEND;TZID=Europe/Berlin:20250909T190000
+    RRULE:FREQ=WEEKLY;BYDAY=TU
+    SUMMARY:Ella - Irish dancing
+    DESCRIPTION:Intermediate class 18:00-19:00. No class in midterm week.
+    END:VEVENT
+    END:VCALENDAR
+    """)
+
+
+@pytest.mark.parametrize("question, event_kind", [
+    # A title in another language, a note that says what it is: the note names the event.
+    ("When is Ella's away game?", "occurrence"),
+    # A note naming only the person asked about names nothing of what is asked ...
+    ("Does Liam have futsal on Monday?", None),
+    # ... nor does a note's later sentence, in passing.
+    ("when's midterm", None),
+])
+def test_an_events_note_names_it_when_it_holds_what_is_asked(tmp_path, question, event_kind):
+    letter = ("From: Maren <maren@example.com>\nSubject: Futsal\nDate: Mon, 20 Oct 2025 09:00:00 +0200\n\n"
+              "Futsal for the dads is over for the year, the hall is booked for the winter.\n"
+              "School is closed for midterm from Monday 27 October to Friday 31 October.\n")
+    brain = _store_of(tmp_path, {"club.ics": CLUB.replace("\n", "\r\n"), "futsal.eml": letter},
+                      now=datetime(2025, 10, 22, 12, tzinfo=timezone.utc))
+    result = brain.ask(question, now=datetime(2025, 10, 22, 12, tzinfo=timezone.utc))
+    kinds = ("occurrence", "no_occurrence")
+    assert (result.answer_kind in kinds) == (event_kind is not None), (result.answer_kind, result.answer)
+    if event_kind:
+        assert result.occurrences and result.occurrences[0]["start"].startswith("2025-11-15"), result.occurrences
 
 
 def _piano_and_teacher(tmp_path, letter: str) -> Brain:

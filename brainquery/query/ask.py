@@ -316,7 +316,8 @@ class Asker:
         # The first of them whose words answer (in a transcript, one where the person asked
         # about says something about it). A calendar event the question does not name is
         # no answer, however it ranked.
-        named = [r for r in leading if not self._unnamed_event(r.doc, route, term_weights)
+        names = {query.topic.terms[j] for j in query.topic.name_terms}
+        named = [r for r in leading if not self._unnamed_event(r.doc, route, term_weights, names)
                  and not self._lesser_event(r, leading, query.topic, route, question)] or leading
         lead = next((r for r in named if self._extract(r.doc, kind, term_weights).text), named[0])
         lead = self._calendar_first(question, route, kind, named, lead, now)
@@ -381,7 +382,7 @@ class Asker:
                 # (A month written with its abbreviation's dot, "5 Dec.", keeps no dot before the year.)
                 full = f"{extract.shown.rstrip('.')} {year}"
                 extract = dataclasses.replace(extract, text=f"{extract.text} ({full})", shown=full)
-        event = self._event_answer(question, route, kind, top, now, term_weights)
+        event = self._event_answer(question, route, kind, top, now, term_weights, names)
         conflicts = self._conflicts(ranked, extract, kind, term_weights)
         if event is not None:
             # The series' own dates are one plan, not rival values: only other documents conflict.
@@ -527,13 +528,14 @@ class Asker:
         return sum(w for t, w in weights.items() if t in held) / total
 
     def _event_answer(self, question: str, route: Route, kind: str | None, top: Ranked,
-                      now: datetime, term_weights: dict[str, float]):
+                      now: datetime, term_weights: dict[str, float], names: set[str]):
         """A calendar event at the top answers "when" and "is there" from its occurrences,
         "where" and "who" from its fields; anything else from its text. Only an event the
         question names (`_unnamed_event`): "is Friday a half day for the kids" is not
         answered "No — no Grosi-Mittwoch on Friday", nor the mother-in-law's landing on the
         18th by the U9 training cancelled that day."""
-        if int(self.index.doc_type[top.doc]) != self._event_code or self._unnamed_event(top.doc, route, term_weights):
+        if (int(self.index.doc_type[top.doc]) != self._event_code
+                or self._unnamed_event(top.doc, route, term_weights, names)):
             return None
         cfg = self._events
         if route.window is None and not self._asks_of_event(question, kind):
@@ -604,7 +606,8 @@ class Asker:
         cover = named.astype(np.float64) @ weights
         return bool(cover[0] < self.config.time.rival.coverage_share * cover[1:].max())
 
-    def _unnamed_event(self, doc: int, route: Route, term_weights: dict[str, float]) -> bool:
+    def _unnamed_event(self, doc: int, route: Route, term_weights: dict[str, float],
+                       names: set[str] = frozenset()) -> bool:
         """A calendar event the question names by no word of its name (`_event_name`) nor
         by one the household's writing lends a word of it (a team's feed "U10 Green" for
         "Mateo's soccer"), though it names something beyond its day: the event answers
@@ -613,7 +616,24 @@ class Asker:
             return False
         weekdays = self._window_words(route.window, self.analyzer.tokens) & self._weekday_words
         topic = {t for t in term_weights if t not in self._question_words and t not in weekdays}
-        return bool(topic) and not (topic | self._lent_words) & set(self.analyzer.tokens(self._event_name(doc)))
+        if not topic or (topic | self._lent_words) & set(self.analyzer.tokens(self._event_name(doc))):
+            return False
+        # ... nor by the first sentence of its note, which says what an event in another
+        # language or a short code is ("Auswärtsspiel" / "Away game. Meeting point 13:15"),
+        # when it holds at least `note_name_share` of what the question asks of the people
+        # it names: one word in passing does not ("Grosi has the kids from 12.00" for "is
+        # Friday a half day for the kids"), nor the person alone (Liam's holiday cabin is no
+        # futsal), nor a later sentence ("No class in mid-term week" is no mid-term).
+        about = topic - names
+        sentences = answers.split_with_speakers(self._event_note_text(doc))
+        note = set(self.analyzer.tokens(sentences[0][0])) if sentences else set()
+        total = sum(term_weights[t] for t in about)
+        return total <= 0 or sum(term_weights[t] for t in about & note) < self._events.note_name_share * total
+
+    def _event_note_text(self, doc: int) -> str:
+        """An event's note: the lines of its text that are neither its title nor a field."""
+        title = str(self.index.docs[doc].get("title", ""))
+        return "\n".join(_note_lines(self._doc_text(doc).split("\n"), title))
 
     def _event_name(self, doc: int) -> str:
         """What names an event: its title and fields (calendar, place, organiser), not its
