@@ -624,7 +624,8 @@ class Asker:
         # it names: one word in passing does not ("Grosi has the kids from 12.00" for "is
         # Friday a half day for the kids"), nor the person alone (Liam's holiday cabin is no
         # futsal), nor a later sentence ("No class in mid-term week" is no mid-term).
-        about = topic - names
+        # (The question's own words: "collection" is not outweighed by its synonyms.)
+        about = (topic & self._naming_words) - names
         sentences = answers.split_with_speakers(self._event_note_text(doc))
         note = set(self.analyzer.tokens(sentences[0][0])) if sentences else set()
         total = sum(term_weights[t] for t in about)
