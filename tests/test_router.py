@@ -123,6 +123,20 @@ def test_roof_2023_names_a_past_period_and_needs_no_recency(router, cfg):
     assert "historical:in 2023" in route.cues
 
 
+@pytest.mark.parametrize("question, day, logistical", [
+    # A day still to come is a vote for the schedule ...
+    ("Does Jonas have a swimming lesson on December 6?", "on december 6", True),
+    ("jonas swimming sat 22 nov?", "sat 22 nov", True),
+    # ... a day that is over is none.
+    ("What did we pay the plumber on November 3?", "on november 3", False),
+])
+def test_a_day_still_to_come_is_a_vote_for_the_schedule(router, question, day, logistical):
+    route = router.route(question, NOW)
+    assert route.window is not None and route.window.kind == "day"
+    assert (f"logistical:{day}" in route.cues) is logistical, route.cues
+    assert (route.pattern == "logistical") is logistical, route.scores
+
+
 @pytest.mark.parametrize("question, fired, not_fired", [
     pytest.param("When did we get the new water heater?", "historical:did we", "recency:", id="new-is-no-recency"),
     pytest.param("Do you know the wifi password", "entity:password", "recency:now", id="now-not-in-know"),

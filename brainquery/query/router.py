@@ -387,6 +387,9 @@ class Router:
         elif window.kind == "period" and not any(c.group == "historical" and c.words == window.text for c in matches):
             # A time entirely over ("the July bill", "last year") is a vote for history.
             matches = matches + [CueMatch("historical", window.text, -1, -1)]
+        elif window.kind == "day" and window.end > now and not any(c.group == "logistical" for c in matches):
+            # ... and a day still to come ("on December 6") one for the schedule.
+            matches = matches + [CueMatch("logistical", window.text, -1, -1)]
         if pattern is None:
             scores = fuse(self.predict_proba([question])[0], cue_votes(matches),
                           self.cfg.cue_weight, self.cfg.cue_cap)
