@@ -493,6 +493,7 @@ class EventsSection:
     clock_asked: str                     # a question for the hour, which an all-day entry lacks
     fields: tuple[tuple[str, str], ...]  # question cue -> the event field that answers it
     note_name_share: float               # of a question's topic an event's note names it by
+    note_name_words: int                 # ... in at least this many of its words
     horizon_days: int                    # how far to look for the next (or last) occurrence
     max_occurrences: int                 # at most this many expanded per question
     max_listed: int                      # occurrences written out in one answer
