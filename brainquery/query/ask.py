@@ -608,7 +608,7 @@ class Asker:
 
     def _unnamed_event(self, doc: int, route: Route, term_weights: dict[str, float],
                        names: set[str] = frozenset()) -> bool:
-        """A calendar event the question names by no word of its name (`_event_name`) nor
+        """A calendar event the question names by no word of its name (`_event_parts`) nor
         by one the household's writing lends a word of it (a team's feed "U10 Green" for
         "Mateo's soccer"), though it names something beyond its day: the event answers
         nothing of it."""
@@ -616,21 +616,21 @@ class Asker:
             return False
         weekdays = self._window_words(route.window, self.analyzer.tokens) & self._weekday_words
         topic = {t for t in term_weights if t not in self._question_words and t not in weekdays}
-        if not topic or (topic | self._lent_words) & set(self.analyzer.tokens(self._event_name(doc))):
+        name, note_lines = self._event_parts(doc)
+        if not topic or (topic | self._lent_words) & set(self.analyzer.tokens(name)):
             return False
         # ... nor by the first sentence of its note, which says what an event in another
         # language or a short code is ("Auswärtsspiel" / "Away game. Meeting point 13:15"),
         # when it holds the rarest word the question asks of the people it names, another
-        # one, and at least `note_name_share` of them all: a word in passing does
-        # not ("Gran has the kids from 12.00" for "is Friday a half day for the kids"), nor the
-        # person alone (Liam's holiday cabin is no futsal), nor a later sentence ("No class in
+        # one, and at least `note_name_share` of them all: a word in passing does not ("Gran
+        # has the kids from 12.00" for "is Friday a half day for the kids"), nor the person alone (Liam's holiday cabin is no futsal), nor a later sentence ("No class in
         # mid-term week" is no mid-term). (The question's own words: "collection" is not
         # outweighed by the synonyms it was widened with.)
         about = (topic & self._naming_words) - names
         total = sum(term_weights[t] for t in about)
         if total <= 0:
             return True
-        sentences = answers.split_with_speakers(self._event_note_text(doc))
+        sentences = answers.split_with_speakers("\n".join(note_lines))
         note = set(self.analyzer.tokens(sentences[0][0])) if sentences else set()
         rarest = max(sorted(about), key=lambda t: term_weights[t])
         held = about & note
@@ -639,18 +639,15 @@ class Asker:
         return (rarest not in held or len(held) < self._events.note_name_words
                 or sum(term_weights[t] for t in held) < self._events.note_name_share * total)
 
-    def _event_note_text(self, doc: int) -> str:
-        """An event's note: the lines of its text that are neither its title nor a field."""
-        title = str(self.index.docs[doc].get("title", ""))
-        return "\n".join(_note_lines(self._doc_text(doc).split("\n"), title))
-
-    def _event_name(self, doc: int) -> str:
-        """What names an event: its title and fields (calendar, place, organiser), not its
-        note ("Grosi has the kids from 12.00" names no half day)."""
+    def _event_parts(self, doc: int) -> tuple[str, list[str]]:
+        """What names an event, its title and fields (calendar, place, organiser), and its
+        note's lines, read from its text once ("Grosi has the kids from 12.00" is note, and
+        names no half day)."""
         title = str(self.index.docs[doc].get("title", ""))
         lines = self._doc_text(doc).split("\n")
-        note = set(_note_lines(lines, title))
-        return "\n".join([title, *(line for line in lines if line not in note)])
+        note = _note_lines(lines, title)
+        kept = set(note)
+        return "\n".join([title, *(line for line in lines if line not in kept)]), note
 
     # ---- the question ---------------------------------------------------------------
     def _anchored(self, route: Route, question: str, now: datetime) -> Route:
